@@ -1,0 +1,55 @@
+"""The ``forumcrawl`` command: offline extraction, evaluation, rule learning and the demo."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from forumcrawl import __version__
+from forumcrawl.commands import COMMANDS
+
+__all__ = ["CommandError", "main"]
+
+
+class CommandError(Exception):
+    """A user-facing error: printed as ``forumcrawl: error: …`` with exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one sub-parser per module of :mod:`forumcrawl.commands`."""
+    parser = argparse.ArgumentParser(
+        prog="forumcrawl",
+        description="Crawl and extract forums and news sites; see also `scrapy crawl forum`.",
+    )
+    parser.add_argument("--version", action="version", version=f"forumcrawl {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        module = importlib.import_module(f"forumcrawl.commands.{name}")
+        sub = subparsers.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(sub)
+        sub.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s [%(name)s] %(levelname)s: %(message)s",
+    )
+    try:
+        return int(args.run(args))
+    except CommandError as exc:
+        parser.exit(2, f"forumcrawl {args.command}: error: {exc}\n")
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""One page, decoded and parsed once, shared by every extractor.
+
+Decoding follows the order browsers use (BOM, HTTP header, ``<meta>``), then checks the result
+statistically, because forum pages often declare one charset and are served in another (a GB2312
+header on UTF-8 bytes, no declaration at all on Big5 pages). GB2312 and GBK are read as GB18030,
+their superset. Parsing is lazy: an extractor that only needs text lines pays for no DOM.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from urllib.parse import urlsplit
+
+import lxml.etree
+import lxml.html
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    http_content_type_encoding,
+    read_bom,
+    resolve_encoding,
+)
+
+__all__ = ["DEFAULT_MAX_BYTES", "Document", "DocumentError", "decode_html", "site_of"]
+
+#: Pages larger than this are refused before decoding (a forum page is rarely above 2 MB; 20 MB
+#: leaves room for huge single-page threads while keeping one page's parse under a second).
+DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+
+_BINARY_MAGIC = (
+    b"\x89PNG",
+    b"GIF8",
+    b"\xff\xd8\xff",
+    b"%PDF",
+    b"PK\x03\x04",
+    b"\x1f\x8b",
+    b"BZh",
+    b"\x7fELF",
+    b"RIFF",
+    b"OggS",
+    b"ID3",
+    b"\x00\x00\x01\x00",
+)
+# The most frequent Chinese characters, simplified and traditional: text decoded with the right
+# codec is full of them, text decoded with a wrong CJK codec almost never is.
+_COMMON_HANZI = frozenset(
+    "的一是不了在人有我他这這个個们們中来來上大为為和国國地到以说說时時要就出也得里裏后後自会會"
+    "可下而过過天去能对對小多然于於心学學么麼之都好看起发發当當没沒成只如事把还還用第样樣道想作"
+    "种種开開美总總从從无無情己面最女但现現前些所同日手又行意动動方期它头頭经經长長儿兒回位分爱愛"
+    "老因很给給名法间間斯知世什两兩次使身者被高已亲親其进進此话話常与與活正感見见明問问力理尔爾"
+    "点點文几幾定本公特做外孩相西果走将將月十实實向声聲车車全信重三机機工物气氣每并並别別真打太新"
+    "比才便夫再书書部水像眼等体體却卻加电電主界门門利海受听聽表德少克代员員许許稜先口由死安写寫性"
+    "马馬光白或住难難望教命花结結乐樂色更拉东東神记記处處让讓母父应應直字场場平报報友关關放至张張"
+    "认認接告入笑内英军軍候民岁歲往何度山觉覺路带帶万萬男边邊风風解叫任金快原吃妈媽变變通师師立象"
+    "数數四失满滿战戰远遠格士音轻輕目条條呢帖回覆楼樓贴貼论論坛壇"
+)
+_CJK_RE = re.compile(r"[\u3400-\u9fff]")
+_XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+class DocumentError(ValueError):
+    """The bytes are not an HTML page we can read (binary, too large, undecodable)."""
+
+
+def _codec(name: str | None) -> str | None:
+    """Map a declared charset to the Python codec we read it with (GB2312/GBK → GB18030)."""
+    if not name:
+        return None
+    resolved = resolve_encoding(name)
+    if resolved is None:
+        return None
+    if resolved in {"gb2312", "gbk", "gb18030", "euc_cn", "hz"}:
+        return "gb18030"
+    if resolved in {"big5", "big5hkscs", "cp950"}:
+        return "big5hkscs"
+    return resolved
+
+
+def _strict(body: bytes, codec: str) -> str | None:
+    try:
+        return body.decode(codec)
+    except (UnicodeDecodeError, LookupError):
+        return None
+
+
+def _cjk_plausibility(text: str) -> float:
+    """Share of CJK characters in ``text`` that are among the most common ones."""
+    cjk = _CJK_RE.findall(text)
+    if not cjk:
+        return 0.0
+    return sum(ch in _COMMON_HANZI for ch in cjk) / len(cjk)
+
+
+def _looks_binary(head: bytes) -> bool:
+    if head.startswith(_BINARY_MAGIC):
+        return True
+    if b"\x00" in head:
+        # UTF-16 pages carry NULs too, but they start with a BOM, checked before this.
+        return True
+    controls = sum(b < 9 or 13 < b < 32 for b in head)
+    return controls > len(head) // 10
+
+
+def decode_html(body: bytes, content_type: str | None = None) -> tuple[str, str]:
+    """Decode page bytes, returning ``(text, codec)``.
+
+    The declared charset is trusted only when the bytes decode cleanly with it. Bytes that are
+    valid UTF-8 with non-ASCII content are UTF-8 whatever the declaration says (false positives
+    are vanishingly rare). Otherwise GB18030 and Big5 compete on how many of the decoded
+    characters are common Chinese characters.
+    """
+    bom_codec, bom = read_bom(body)
+    if bom_codec:
+        codec = _codec(bom_codec) or bom_codec
+        return body[len(bom) :].decode(codec, errors="replace"), codec
+    if _looks_binary(body[:2048]):
+        raise DocumentError("binary body (not HTML)")
+    declared = _codec(http_content_type_encoding(content_type)) if content_type else None
+    declared = declared or _codec(html_body_declared_encoding(body))
+    if body.isascii():
+        return body.decode("ascii"), declared or "ascii"
+    utf8 = _strict(body, "utf-8")
+    if utf8 is not None:
+        return utf8, "utf-8"
+    candidates = [c for c in (declared, "gb18030", "big5hkscs") if c]
+    decoded = {c: _strict(body, c) for c in dict.fromkeys(candidates)}
+    clean = {c: t for c, t in decoded.items() if t is not None}
+    if declared in clean and declared not in {"gb18030", "big5hkscs"}:
+        return clean[declared], declared
+    if clean:
+        best = max(clean, key=lambda c: (_cjk_plausibility(clean[c]), c == declared))
+        return clean[best], best
+    fallback = declared or "cp1252"
+    lossy = {c: body.decode(c, errors="replace") for c in dict.fromkeys((fallback, "gb18030", "big5hkscs"))}
+    best = min(lossy, key=lambda c: (lossy[c].count("\ufffd"), -_cjk_plausibility(lossy[c])))
+    return lossy[best], best
+
+
+def site_of(url: str) -> str:
+    """Lower-case ``host[:port]`` of ``url`` (the port kept when given: two forums can share a host)."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{host}:{port}" if port else host
+
+
+def _parse(html: str) -> lxml.html.HtmlElement | None:
+    html = _CONTROL_RE.sub("", _XML_DECL_RE.sub("", html, count=1))
+    if not html.strip():
+        return None
+    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False)
+    try:
+        return lxml.html.document_fromstring(html, parser=parser)
+    except (lxml.etree.ParserError, ValueError):
+        return None
+
+
+@dataclass(eq=False)
+class Document:
+    """A decoded page: its URL, its text and (parsed on first use) its lxml tree.
+
+    Build one with :meth:`from_bytes` (raw HTTP bodies, files) or :meth:`from_text` (already
+    decoded text, e.g. Scrapy's ``response.text``). An empty or unparseable page has
+    ``tree is None``; extractors return an empty result for it.
+    """
+
+    html: str
+    url: str = ""
+    encoding: str = "utf-8"
+    _tree_cache: dict[str, lxml.html.HtmlElement | None] = field(
+        default_factory=dict, repr=False
+    )
+
+    @classmethod
+    def from_bytes(
+        cls,
+        body: bytes,
+        url: str = "",
+        content_type: str | None = None,
+        *,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+    ) -> Document:
+        """Decode ``body`` (see :func:`decode_html`); refuse binary and oversized input."""
+        if len(body) > max_bytes:
+            raise DocumentError(f"page of {len(body)} bytes exceeds the limit of {max_bytes}")
+        text, codec = decode_html(body, content_type)
+        return cls(html=text, url=url, encoding=codec)
+
+    @classmethod
+    def from_text(cls, html: str, url: str = "", *, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+        """Wrap already-decoded HTML; refuse text over ``max_bytes`` characters."""
+        if len(html) > max_bytes:
+            raise DocumentError(f"page of {len(html)} characters exceeds the limit of {max_bytes}")
+        return cls(html=html, url=url)
+
+    @property
+    def tree(self) -> lxml.html.HtmlElement | None:
+        """The page's lxml tree, parsed once on first access (``None`` when empty)."""
+        if "tree" not in self._tree_cache:
+            self._tree_cache["tree"] = _parse(self.html)
+        return self._tree_cache["tree"]
+
+    @cached_property
+    def site(self) -> str:
+        """The site the page belongs to, used to key per-site rules: see :func:`site_of`."""
+        return site_of(self.url)
+
+    @cached_property
+    def title(self) -> str:
+        """The ``<title>`` text, whitespace-normalised."""
+        tree = self.tree
+        if tree is None:
+            return ""
+        found = tree.find(".//title")
+        if found is None:
+            return ""
+        return " ".join((found.text_content() or "").split())

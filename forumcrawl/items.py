@@ -1,0 +1,91 @@
+"""The items forumcrawl exports (DESIGN §8).
+
+Plain dataclasses: Scrapy and itemadapter export them in declaration order, and the offline
+``forumcrawl extract`` command writes the same fields. Only ``url`` is required. Dates are ISO 8601
+strings (with a UTC offset when the page gives one); the ``*_raw`` twin keeps what the page said.
+schema.org counterparts: ForumThread ≈ DiscussionForumPosting, Post ≈ Comment, Article ≈ Article.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["Article", "ForumThread", "Post"]
+
+
+@dataclass(kw_only=True, slots=True)
+class Post:
+    """One post (floor) of a thread page."""
+
+    #: Floor number as the page shows it (``#12``, ``12楼``, ``沙发`` → 2), else the position (1-based).
+    floor: int | None = None
+    #: Display name of the poster.
+    author: str | None = None
+    #: Publication time, ISO 8601.
+    published: str | None = None
+    #: The time exactly as written on the page (``发表于 2024-3-5 14:02``, ``3 天前``).
+    published_raw: str | None = None
+    #: The post's own words: quotes of earlier posts, signatures and edit notices removed.
+    text: str = ""
+
+
+@dataclass(kw_only=True, slots=True)
+class ForumThread:
+    """One page of a forum thread: its first post (on page 1) and its replies."""
+
+    #: URL of the thread page.
+    url: str
+    #: Host name of the forum.
+    site: str | None = None
+    #: Thread title.
+    title: str | None = None
+    #: Board / category from the breadcrumb, outermost first, joined with " > ".
+    board: str | None = None
+    #: Page number of the thread page (1 for the first page).
+    page: int | None = None
+    #: Author of the first post on this page.
+    author: str | None = None
+    #: Time of the first post on this page, ISO 8601.
+    published: str | None = None
+    #: The time exactly as written on the page.
+    published_raw: str | None = None
+    #: Whole text of the thread page: every post, in order, separated by blank lines.
+    text: str = ""
+    #: Every post on the page, in order.
+    posts: list[Post] = field(default_factory=list)
+    #: Number of replies on this page (posts after the first one).
+    reply_count: int | None = None
+    #: Main language of the text (``zh``, ``en`` …), guessed from its characters.
+    language: str | None = None
+    #: Cascade stage that produced the text (``ksf``, ``template``, ``dom``, ``cx``).
+    method: str | None = None
+    #: Identifier of the learned site rule used, when a rule was used.
+    rule_id: str | None = None
+
+
+@dataclass(kw_only=True, slots=True)
+class Article:
+    """A news or blog article."""
+
+    #: URL of the article.
+    url: str
+    #: Host name of the site.
+    site: str | None = None
+    #: Headline.
+    title: str | None = None
+    #: Byline.
+    author: str | None = None
+    #: Publication time, ISO 8601.
+    published: str | None = None
+    #: The time exactly as written on the page.
+    published_raw: str | None = None
+    #: Body text, paragraphs separated by newlines.
+    text: str = ""
+    #: Absolute URLs of the images inside the body.
+    images: list[str] = field(default_factory=list)
+    #: Main language of the text, guessed from its characters.
+    language: str | None = None
+    #: Cascade stage that produced the text.
+    method: str | None = None
+    #: Identifier of the learned site rule used, when a rule was used.
+    rule_id: str | None = None

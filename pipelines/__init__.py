@@ -1,0 +1,1 @@
+"""Item pipelines of forumcrawl, one concern per module."""
