@@ -81,8 +81,6 @@ class Article:
     published_raw: str | None = None
     #: Body text, paragraphs separated by newlines.
     text: str = ""
-    #: Absolute URLs of the images inside the body.
-    images: list[str] = field(default_factory=list)
     #: Main language of the text, guessed from its characters.
     language: str | None = None
     #: Cascade stage that produced the text.

@@ -1,0 +1,142 @@
+"""Page-level fields that every extraction method shares: title, breadcrumb, page number, metadata.
+
+These read standard places (``<h1>``, ``<title>``, breadcrumb navigation, Open Graph / schema.org
+``<meta>``, the URL's page parameter) and are cheap XPath calls on the already parsed tree.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit
+
+import lxml.html
+
+__all__ = ["board", "meta_author", "meta_published", "page_links", "page_number", "title"]
+
+_TITLE_SPLIT = re.compile(r"\s+[-|_–—·»]\s+|\s*[|_–—]\s*")
+_PAGE_KEYS = ("page", "pn", "pg", "p", "pagenum", "pageno")
+_STATIC_PAGE = re.compile(r"(?:thread|topic|t)-\d+-(\d+)(?:-\d+)?\.s?html?$", re.IGNORECASE)
+_PATH_PAGE = re.compile(r"/(?:page[-/]?|p)(\d+)/?$", re.IGNORECASE)
+_CRUMB_XPATH = (
+    "//*[contains(translate(@class,'BREADCRUMB','breadcrumb'),'breadcrumb')"
+    " or contains(translate(@id,'BREADCRUMB','breadcrumb'),'breadcrumb')"
+    " or contains(@class,'crumbs') or @id='pt' or contains(@class,'navbar')"
+    " or @aria-label='breadcrumb' or @itemtype='https://schema.org/BreadcrumbList'"
+    " or @itemtype='http://schema.org/BreadcrumbList']"
+)
+_HOME_WORDS = frozenset({"home", "index", "首页", "论坛", "forum", "forums", "board index", "主页"})
+_AUTHOR_META = (
+    "//meta[@name='author']/@content",
+    "//meta[@property='article:author']/@content",
+    "//meta[@name='byl']/@content",
+    "//*[@itemprop='author']//*[@itemprop='name']/text()",
+    "//*[@rel='author'][1]//text()",
+)
+_DATE_META = (
+    "//meta[@property='article:published_time']/@content",
+    "//meta[@itemprop='datePublished']/@content",
+    "//*[@itemprop='datePublished']/@datetime",
+    "//meta[@name='pubdate']/@content",
+    "//meta[@name='publishdate']/@content",
+    "//meta[@name='date']/@content",
+    "//meta[@name='dc.date']/@content",
+    "//meta[@name='DC.date.issued']/@content",
+    "//time[@datetime][1]/@datetime",
+)
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+def title(tree: lxml.html.HtmlElement | None) -> str | None:
+    """The page's headline: an ``<h1>`` that the ``<title>`` contains, else the ``<title>``'s
+    longest part (site names hang off titles after separators such as `` - `` or ``_``)."""
+    if tree is None:
+        return None
+    raw = _clean(" ".join(tree.xpath("//title//text()")))
+    for heading in tree.xpath("//h1"):
+        text = _clean(heading.text_content())
+        if text and (not raw or text in raw):
+            return text
+    og = tree.xpath("//meta[@property='og:title']/@content")
+    if og and _clean(og[0]):
+        return _clean(og[0])
+    if not raw:
+        return None
+    parts = [p for p in _TITLE_SPLIT.split(raw) if p.strip()]
+    return max(parts, key=len).strip() if parts else raw
+
+
+def board(tree: lxml.html.HtmlElement | None, page_title: str | None = None) -> str | None:
+    """Breadcrumb trail without the home link and the page's own title, joined with `` > ``."""
+    if tree is None:
+        return None
+    for crumb in tree.xpath(_CRUMB_XPATH):
+        names = [_clean(a.text_content()) for a in crumb.iter("a")]
+        names = [n for n in names if n and n.lower() not in _HOME_WORDS and n != page_title]
+        if names:
+            return " > ".join(dict.fromkeys(names))
+    return None
+
+
+def page_number(url: str) -> int:
+    """Page number of a paginated page from its URL (query ``page=``/``pn=``, ``thread-1-2-1.html``,
+    ``/page/2``); 1 when the URL names none."""
+    parts = urlsplit(url)
+    query = {k.lower(): v for k, v in parse_qsl(parts.query)}
+    for key in _PAGE_KEYS:
+        if query.get(key, "").isdigit():
+            return max(int(query[key]), 1)
+    for pattern in (_STATIC_PAGE, _PATH_PAGE):
+        found = pattern.search(parts.path)
+        if found:
+            return max(int(found.group(1)), 1)
+    return 1
+
+
+def _first(tree: lxml.html.HtmlElement, queries: tuple[str, ...]) -> str | None:
+    for query in queries:
+        for value in tree.xpath(query):
+            text = _clean(str(value))
+            if text:
+                return text
+    return None
+
+
+def meta_author(tree: lxml.html.HtmlElement | None) -> str | None:
+    """Author named in the page's metadata (``<meta name=author>``, schema.org, ``rel=author``)."""
+    if tree is None:
+        return None
+    found = _first(tree, _AUTHOR_META)
+    if found and found.lower().startswith("by "):
+        found = found[3:].strip()
+    return found or None
+
+
+def meta_published(tree: lxml.html.HtmlElement | None) -> str | None:
+    """Publication time as the metadata gives it (Open Graph, schema.org, ``<time datetime>``)."""
+    return None if tree is None else _first(tree, _DATE_META)
+
+
+
+def page_links(tree: lxml.html.HtmlElement | None, base_url: str) -> list[str]:
+    """Absolute http(s) URLs of the page's ``<a href>`` links, fragments removed, in page order,
+    each once. Honours ``<base href>``. Reuses the parsed tree (no second parse for links)."""
+    if tree is None:
+        return []
+    base = base_url
+    for href in tree.xpath("//base/@href")[:1]:
+        base = urljoin(base_url, str(href).strip())
+    out: dict[str, None] = {}
+    for href in tree.xpath("//a/@href"):
+        href = str(href).strip()
+        if not href or href.startswith(("#", "javascript:", "mailto:", "tel:")):
+            continue
+        try:
+            url = urldefrag(urljoin(base, href)).url
+        except ValueError:
+            continue
+        if url.startswith(("http://", "https://")):
+            out[url] = None
+    return list(out)

@@ -1,0 +1,27 @@
+"""Every ``FORUMCRAWL_*`` setting with its default, grouped by component.
+
+Components read these only in ``from_crawler`` and pass plain values on; extractors never read
+settings. README's settings table lists the same names (a test checks it).
+"""
+
+from __future__ import annotations
+
+#: Cascade stages tried in order on every content page until one yields text
+#: (``ksf``: the learned keyword-scoring rule; ``cx``: line-block distribution).
+FORUMCRAWL_EXTRACT_CASCADE: list[str] = ["ksf", "cx"]
+#: A stage whose text is shorter than this (characters without spaces) counts as a miss.
+FORUMCRAWL_EXTRACT_MIN_CHARS: int = 20
+#: Pages with larger bodies are skipped (logged and counted) before decoding.
+FORUMCRAWL_MAX_PAGE_BYTES: int = 20 * 1024 * 1024
+
+#: Learn each site's rules (topic URL rule, extraction rule) from a sample of the crawl.
+FORUMCRAWL_LEARN_ENABLED: bool = True
+#: How many distinct URLs of a site to collect before clustering them (USC).
+FORUMCRAWL_LEARN_URL_SAMPLE: int = 300
+#: How many topic pages of a site to learn the extraction rule from (KSF, paper: 5).
+FORUMCRAWL_LEARN_PAGE_SAMPLE: int = 5
+#: Folder where learned site models are kept between crawls (embedded mode).
+FORUMCRAWL_RULES_DIR: str = ".forumcrawl/rules"
+
+#: Drop items whose extracted text is empty (counted as forumcrawl/drop/empty).
+FORUMCRAWL_DROP_EMPTY: bool = True

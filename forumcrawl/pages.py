@@ -1,0 +1,177 @@
+"""The page layer: a :class:`~forumcrawl.document.Document` (plus the site's learned model) in,
+an item out, through the extraction cascade.
+
+The cascade tries its stages in order and keeps the first result with enough text, as the
+``FORUMCRAWL_EXTRACT_CASCADE`` setting lists them, so each method can also run alone. A stage that
+raises is recorded and the next one runs: one bad page never stops a crawl. No Scrapy here: the
+spiders and ``forumcrawl extract`` call exactly this code.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from forumcrawl.document import Document
+from forumcrawl.extractors import fields
+from forumcrawl.extractors.cx import LineBlockExtractor
+from forumcrawl.extractors.dates import to_iso
+from forumcrawl.extractors.ksf import KsfRule, apply_rule, extract_single
+from forumcrawl.extractors.text import language
+from forumcrawl.items import Article, ForumThread, Post
+from forumcrawl.sitemodel import SiteModel
+
+__all__ = ["STAGES", "Cascade", "CascadeOutcome", "Extraction", "article_item", "thread_item"]
+
+logger = logging.getLogger(__name__)
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass
+class Extraction:
+    """What one cascade stage found on a page."""
+
+    method: str
+    text: str
+    posts: list[Post] = field(default_factory=list)
+    rule_id: str | None = None
+
+
+@dataclass
+class CascadeOutcome:
+    """The cascade's result and its trail, for logs and stats."""
+
+    extraction: Extraction | None
+    #: Stages that ran and returned too little text, in order.
+    misses: list[str] = field(default_factory=list)
+    #: Stages that raised, as ``"stage: error"``.
+    errors: list[str] = field(default_factory=list)
+
+
+Stage = Callable[["Cascade", Document, "SiteModel | None", datetime], "Extraction | None"]
+
+
+def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
+    """The site's learned KSF rule, or single-page scoring when the site has none yet."""
+    rule_data = model.rules.get("ksf") if model is not None else None
+    if rule_data is None:
+        posts = extract_single(doc, now=now)
+        rule_id = None
+    else:
+        rule = cascade.ksf_rule(rule_data)
+        posts = apply_rule(rule, doc, now=now)
+        rule_id = rule.rule_id
+    if not posts:
+        return None
+    return Extraction("ksf", "\n\n".join(p.text for p in posts if p.text), posts, rule_id)
+
+
+def _cx_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
+    """Line-block distribution (seed 004): needs no learning, works on any page."""
+    text = cascade.cx.extract(doc).text
+    return Extraction("cx", text) if text else None
+
+
+#: Every stage the cascade knows, by the name used in ``FORUMCRAWL_EXTRACT_CASCADE``.
+STAGES: dict[str, Stage] = {"ksf": _ksf_stage, "cx": _cx_stage}
+
+
+class Cascade:
+    """Runs extraction stages in order until one yields at least ``min_chars`` characters.
+
+    Parameters
+    ----------
+    stages : names from :data:`STAGES`, tried in this order.
+    min_chars : characters (whitespace excluded) a stage must return to count as a hit.
+    """
+
+    def __init__(self, stages: Sequence[str] = ("ksf", "cx"), *, min_chars: int = 20) -> None:
+        unknown = [s for s in stages if s not in STAGES]
+        if unknown or not stages:
+            raise ValueError(
+                f"unknown cascade stage(s) {unknown or list(stages)}; known: {sorted(STAGES)}"
+            )
+        self.stages = tuple(stages)
+        self.min_chars = min_chars
+        self.cx = LineBlockExtractor()
+        self._rules: dict[str, KsfRule] = {}
+
+    def ksf_rule(self, data: dict[str, Any]) -> KsfRule:
+        """The rule object for ``data``, built once per rule id (rules are applied per page)."""
+        key = str(data.get("rule_id")) or repr(sorted(data.items()))
+        rule = self._rules.get(key)
+        if rule is None:
+            rule = self._rules[key] = KsfRule.from_dict(data)
+        return rule
+
+    def run(self, doc: Document, model: SiteModel | None = None, *, now: datetime | None = None) -> CascadeOutcome:
+        """Try each stage on ``doc``; never raises for a bad page."""
+        now = now or datetime.now(timezone.utc)
+        outcome = CascadeOutcome(extraction=None)
+        if doc.tree is None:
+            outcome.misses.extend(self.stages)
+            return outcome
+        for name in self.stages:
+            try:
+                found = STAGES[name](self, doc, model, now)
+            except Exception as exc:  # the cascade boundary: a failing stage must not stop the page
+                logger.warning("stage %s failed on %s: %r", name, doc.url, exc, exc_info=True)
+                outcome.errors.append(f"{name}: {exc!r}")
+                continue
+            if found is not None and len(_SPACE.sub("", found.text)) >= self.min_chars:
+                outcome.extraction = found
+                return outcome
+            outcome.misses.append(name)
+        return outcome
+
+
+def _published(raw: str | None, now: datetime) -> str | None:
+    return to_iso(raw, now=now) if raw else None
+
+
+def thread_item(doc: Document, extraction: Extraction, *, now: datetime | None = None) -> ForumThread:
+    """A :class:`ForumThread` from a page and what the cascade extracted from it."""
+    now = now or datetime.now(timezone.utc)
+    tree = doc.tree
+    page_title = fields.title(tree) or doc.title or None
+    first = extraction.posts[0] if extraction.posts else None
+    return ForumThread(
+        url=doc.url,
+        site=doc.site or None,
+        title=page_title,
+        board=fields.board(tree, page_title),
+        page=fields.page_number(doc.url),
+        author=first.author if first else None,
+        published=first.published if first else None,
+        published_raw=first.published_raw if first else None,
+        text=extraction.text,
+        posts=list(extraction.posts),
+        reply_count=max(len(extraction.posts) - 1, 0) if extraction.posts else None,
+        language=language(extraction.text),
+        method=extraction.method,
+        rule_id=extraction.rule_id,
+    )
+
+
+def article_item(doc: Document, extraction: Extraction, *, now: datetime | None = None) -> Article:
+    """An :class:`Article` from a page and what the cascade extracted from it."""
+    now = now or datetime.now(timezone.utc)
+    tree = doc.tree
+    first = extraction.posts[0] if extraction.posts else None
+    raw_date = fields.meta_published(tree) or (first.published_raw if first else None)
+    return Article(
+        url=doc.url,
+        site=doc.site or None,
+        title=fields.title(tree) or doc.title or None,
+        author=fields.meta_author(tree) or (first.author if first else None),
+        published=_published(raw_date, now),
+        published_raw=raw_date,
+        text=extraction.text,
+        language=language(extraction.text),
+        method=extraction.method,
+        rule_id=extraction.rule_id,
+    )

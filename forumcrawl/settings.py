@@ -1,0 +1,32 @@
+"""Scrapy project settings for forumcrawl: polite defaults, UTF-8 feeds, our components.
+
+Every ``FORUMCRAWL_*`` default lives in :mod:`forumcrawl.defaults` and is imported here so that
+``scrapy settings --get`` and ``-s`` overrides see them.
+"""
+
+from forumcrawl.defaults import *  # noqa: F403  (the settings module is a namespace by design)
+
+BOT_NAME = "forumcrawl"
+SPIDER_MODULES = ["forumcrawl.spiders"]
+NEWSPIDER_MODULE = "forumcrawl.spiders"
+
+USER_AGENT = "forumcrawl/0.1 (a polite research crawler; obeys robots.txt)"
+ROBOTSTXT_OBEY = True
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 4
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 0.5
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
+RETRY_TIMES = 2
+DOWNLOAD_TIMEOUT = 60
+DOWNLOAD_MAXSIZE = FORUMCRAWL_MAX_PAGE_BYTES  # noqa: F405
+DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+
+ITEM_PIPELINES = {
+    "forumcrawl.pipelines.validate.ValidatePipeline": 300,
+}
+FEED_EXPORT_ENCODING = "utf-8"
+FEED_EXPORTERS = {"csv": "forumcrawl.exporters.ForumCsvItemExporter"}
+
+LOG_LEVEL = "INFO"

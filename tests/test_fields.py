@@ -1,0 +1,68 @@
+"""Page-level fields: title, breadcrumb, page number, metadata, links."""
+
+from __future__ import annotations
+
+import pytest
+
+from forumcrawl.document import Document
+from forumcrawl.extractors import fields
+
+
+def tree(html: str):
+    return Document.from_text(html, "http://bbs.test/forum/").tree
+
+
+def test_title_prefers_an_h1_the_title_contains():
+    t = tree("<title>How to fix GRUB - Linux Forum</title><h1>Ad banner</h1><h1>How to fix GRUB</h1>")
+    assert fields.title(t) == "How to fix GRUB"
+
+
+def test_title_falls_back_to_the_longest_title_part():
+    assert fields.title(tree("<title>求助：显卡驱动装不上怎么办 - 电脑 - 某某论坛</title>")) == "求助：显卡驱动装不上怎么办"
+    assert fields.title(None) is None
+
+
+def test_board_from_breadcrumb_without_home_and_title():
+    html = (
+        '<div id="pt"><a href="/">首页</a> › <a href="/f2">Linux 讨论区</a> › <a href="/f2/s">内核</a>'
+        ' › <a href="/t/1">我的帖子</a></div>'
+    )
+    assert fields.board(tree(html), "我的帖子") == "Linux 讨论区 > 内核"
+    assert fields.board(tree("<p>no crumbs</p>")) is None
+
+
+@pytest.mark.parametrize(
+    ("url", "page"),
+    [
+        ("http://x/forum.php?mod=viewthread&tid=12&extra=page%3D1&page=3", 3),
+        ("http://x/viewtopic.php?t=5", 1),
+        ("http://x/thread-123-4-1.html", 4),
+        ("http://x/t/slug/123/page/2", 2),
+        ("http://x/list?pn=7", 7),
+        ("http://x/list?page=0", 1),
+    ],
+)
+def test_page_number_from_url(url, page):
+    assert fields.page_number(url) == page
+
+
+def test_metadata_author_and_date():
+    t = tree(
+        '<meta name="author" content="By Jane Roe">'
+        '<meta property="article:published_time" content="2024-03-05T14:02:00+08:00">'
+    )
+    assert fields.meta_author(t) == "Jane Roe"
+    assert fields.meta_published(t) == "2024-03-05T14:02:00+08:00"
+    assert fields.meta_author(tree("<p>x</p>")) is None
+
+
+def test_page_links_are_absolute_unique_and_skip_non_http():
+    html = (
+        '<base href="/forum/sub/"><a href="t1.html#p3">a</a><a href="t1.html">b</a>'
+        '<a href="javascript:void(0)">c</a><a href="mailto:x@y">d</a><a href="https://o.test/x">e</a>'
+        '<a href="http://[bad">f</a>'
+    )
+    assert fields.page_links(tree(html), "http://bbs.test/forum/") == [
+        "http://bbs.test/forum/sub/t1.html",
+        "https://o.test/x",
+    ]
