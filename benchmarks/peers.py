@@ -1,0 +1,102 @@
+"""Run trafilatura over a folder of saved pages and write its output in our predictions format.
+
+Its figures then come from the same scorer as ours (``forumcrawl eval``)::
+
+    python benchmarks/peers.py ../shared/data/aeb-articles-en -o trafilatura.jsonl
+    forumcrawl eval ../shared/data/aeb-articles-en trafilatura.jsonl
+
+trafilatura gets what ``forumcrawl extract`` gets: the page bytes (it decodes them itself) and no
+URL. Its settings are the defaults; JSON output with metadata only adds title, author and date.
+``text`` is the body followed by the comments, which is what its default text output returns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import trafilatura
+
+PAGE_SUFFIX = ".html.gz"
+
+
+def page_files(folder: Path) -> list[Path]:
+    """The pages of a data folder (``folder/pages/*.html.gz``, or ``folder/*.html.gz``)."""
+    pages = folder / "pages" if (folder / "pages").is_dir() else folder
+    files = sorted(pages.glob(f"*{PAGE_SUFFIX}"))
+    if not files:
+        raise FileNotFoundError(f"no *{PAGE_SUFFIX} pages in {pages}")
+    return files
+
+
+def read_page(path: Path) -> bytes:
+    """The page's bytes as published (gunzipped, not decoded)."""
+    return gzip.decompress(path.read_bytes())
+
+
+def trafilatura_record(body: bytes, page_id: str) -> dict[str, Any]:
+    """One prediction: trafilatura's defaults plus metadata, mapped onto our fields."""
+    raw = trafilatura.extract(body, output_format="json", with_metadata=True)
+    if raw is None:
+        return {"id": page_id, "text": "", "title": None, "author": None, "published": None}
+    data = json.loads(raw)
+    text = "\n".join(part for part in (data.get("text"), data.get("comments")) if part)
+    return {
+        "id": page_id,
+        "text": text,
+        "title": data.get("title"),
+        "author": data.get("author"),
+        "published": data.get("date"),
+    }
+
+
+def _record_for_file(path: Path) -> dict[str, Any]:
+    page_id = path.name[: -len(PAGE_SUFFIX)]
+    try:
+        return trafilatura_record(read_page(path), page_id)
+    except Exception as exc:  # noqa: BLE001  (a crash on one page is a result, not a stop)
+        return {"id": page_id, "text": "", "error": f"{type(exc).__name__}: {exc}"}
+
+
+def trafilatura_predictions(folder: Path, jobs: int = 1) -> Iterator[dict[str, Any]]:
+    """Predictions for every page of ``folder``, in file order, on ``jobs`` processes."""
+    files = page_files(folder)
+    if jobs <= 1:
+        yield from map(_record_for_file, files)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_record_for_file, files, chunksize=8)
+
+
+def write_predictions(folder: Path, out: Path, jobs: int = 1) -> int:
+    """Write trafilatura's predictions for ``folder`` to ``out``; returns the page count."""
+    count = 0
+    with out.open("w", encoding="utf-8") as handle:
+        for record in trafilatura_predictions(folder, jobs):
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            count += 1
+    return count
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, help="data folder (with pages/) or folder of pages")
+    parser.add_argument("-o", "--output", type=Path, required=True, help="predictions .jsonl")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
+    args = parser.parse_args(argv)
+    try:
+        count = write_predictions(args.folder, args.output, args.jobs)
+    except FileNotFoundError as exc:
+        parser.error(str(exc))
+    print(f"trafilatura {trafilatura.__version__}: {count} pages -> {args.output}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
