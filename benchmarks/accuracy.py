@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("-j", "--jobs", type=int, default=2, help="processes per system")
     parser.add_argument(
-        "--extract-args", default="", help="extra arguments for forumcrawl extract, e.g. '--method cx'"
+        "--extract-args", default="", help="more forumcrawl extract arguments, e.g. '--method cx'"
     )
     parser.add_argument("--json", type=Path, default=Path("accuracy.json"), help="%(default)s")
     args = parser.parse_args(argv)

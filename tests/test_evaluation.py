@@ -166,7 +166,8 @@ def test_gold_day_refuses_partial_dates_and_placeholders() -> None:
 
 
 def test_fields_are_scored_only_where_gold_has_them() -> None:
-    gold = {"id": "a", "kind": "article", "text": "x", "title": "The  Title", "published": "2020-4-1"}
+    gold = {"id": "a", "kind": "article", "text": "x", "title": "The  Title"}
+    gold["published"] = "2020-4-1"
     score = score_page(gold, {"id": "a", "title": "the title", "published": "2020-04-01T08:00Z"})
     assert score.metrics["title"] == 1.0
     assert score.metrics["date"] == 1.0

@@ -1,0 +1,169 @@
+"""Extraction speed beside a bare lxml parse and trafilatura, in one process and one run.
+
+Every stage starts from the page file, so that the read+gunzip time can be subtracted:
+
+- ``read``: read the file and gunzip it;
+- ``parse``: read, decode as UTF-8 (errors replaced), ``lxml.html.document_fromstring`` — the floor
+  any DOM-based extractor pays;
+- ``ours``: read, ``forumcrawl.offline.extract_bytes`` (decoding, parsing, extraction, fields);
+- ``trafilatura``: read, the same ``trafilatura.extract`` call as ``peers.py``.
+
+Each round runs every stage over every page; the best and the median round are reported, in
+seconds net of ``read`` and as a ratio to ``parse``::
+
+    python benchmarks/speed.py --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import lxml.etree
+import lxml.html
+import trafilatura
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import peers  # noqa: E402  (a sibling script, not a package)
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_PAGES = REPO.parent / "shared" / "data" / "aeb-articles-en" / "pages"
+_XML_DECLARATION_RE = re.compile(r"^\s*<\?xml[^>]*\?>")
+
+Stage = Callable[[Path], object]
+
+
+def stage_read(path: Path) -> object:
+    return peers.read_page(path)
+
+
+def stage_parse(path: Path) -> object:
+    text = peers.read_page(path).decode("utf-8", errors="replace")
+    # lxml refuses str input that declares an encoding.
+    text = _XML_DECLARATION_RE.sub("", text, count=1)
+    try:
+        return lxml.html.document_fromstring(text)
+    except lxml.etree.ParserError:
+        return None
+
+
+def stage_trafilatura(path: Path) -> object:
+    return peers.trafilatura_record(peers.read_page(path), path.name)
+
+
+def ours_stage(method: str | None) -> Stage:
+    """Our offline extraction of one page (``method``: one cascade stage instead of the default)."""
+    from forumcrawl.offline import ExtractOptions, extract_bytes
+
+    options = ExtractOptions(cascade=(method,)) if method else ExtractOptions()
+
+    def stage(path: Path) -> object:
+        return extract_bytes(peers.read_page(path), page_id=path.name, options=options)
+
+    return stage
+
+
+def time_rounds(stages: dict[str, Stage], files: list[Path], rounds: int) -> dict[str, list[float]]:
+    """Seconds per round for each stage over all files, after one warm-up pass."""
+    for path in files:
+        stage_read(path)  # puts every file in the OS cache
+    for stage in stages.values():
+        for path in files[:3]:
+            stage(path)  # imports, models and caches load outside the timings
+    timings: dict[str, list[float]] = {name: [] for name in stages}
+    for _ in range(rounds):
+        for name, stage in stages.items():
+            started = time.perf_counter()
+            for path in files:
+                stage(path)
+            timings[name].append(time.perf_counter() - started)
+    return timings
+
+
+def summarise(timings: dict[str, list[float]], pages: int) -> dict[str, dict[str, Any]]:
+    """Best and median round per stage, net of ``read``, with the ratio to ``parse``."""
+    out: dict[str, dict[str, Any]] = {}
+    for statistic, pick in (("best", min), ("median", statistics.median)):
+        read = pick(timings["read"])
+        parse_net = pick(timings["parse"]) - read
+        for name, rounds in timings.items():
+            total = pick(rounds)
+            net = total - read if name != "read" else total
+            entry = out.setdefault(name, {"rounds": rounds})
+            entry[statistic] = {
+                "seconds": total,
+                "net_seconds": net,
+                "ms_per_page": 1000 * net / pages,
+                "to_parse": net / parse_net if name != "read" and parse_net > 0 else None,
+            }
+    return out
+
+
+def format_table(summary: dict[str, dict[str, Any]]) -> str:
+    lines = [
+        "| stage | best s | net s | ms/page | × parse | median net s | × parse (median) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, entry in summary.items():
+        best, median = entry["best"], entry["median"]
+        ratio = "—" if best["to_parse"] is None else f"{best['to_parse']:.1f}"
+        ratio_median = "—" if median["to_parse"] is None else f"{median['to_parse']:.1f}"
+        lines.append(
+            f"| {name} | {best['seconds']:.3f} | {best['net_seconds']:.3f}"
+            f" | {best['ms_per_page']:.2f} | {ratio}"
+            f" | {median['net_seconds']:.3f} | {ratio_median} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pages", type=Path, nargs="?", default=DEFAULT_PAGES, help="%(default)s")
+    parser.add_argument("-n", "--rounds", type=int, default=3, help="%(default)s")
+    parser.add_argument("--limit", type=int, help="only the first N pages")
+    parser.add_argument("--method", help="time only this stage of our cascade (e.g. cx)")
+    parser.add_argument("--json", type=Path, default=Path("speed.json"), help="%(default)s")
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    try:
+        files = peers.page_files(args.pages)[: args.limit]
+    except FileNotFoundError as exc:
+        parser.error(str(exc))
+
+    stages: dict[str, Stage] = {"read": stage_read, "parse": stage_parse}
+    try:
+        stages["ours"] = ours_stage(args.method)
+    except ImportError as exc:
+        print(f"ours: not timed, forumcrawl.offline unavailable: {exc}", file=sys.stderr)
+    stages["trafilatura"] = stage_trafilatura
+
+    summary = summarise(time_rounds(stages, files, args.rounds), len(files))
+    print(f"{len(files)} pages from {args.pages}, {args.rounds} rounds\n")
+    print(format_table(summary))
+    meta = {
+        "pages": len(files),
+        "folder": str(args.pages),
+        "rounds": args.rounds,
+        "method": args.method,
+        "python": platform.python_version(),
+        "lxml": ".".join(map(str, lxml.etree.LXML_VERSION)),
+        "trafilatura": trafilatura.__version__,
+        "machine": platform.machine(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    args.json.write_text(json.dumps({"meta": meta, "stages": summary}, indent=2) + "\n", "utf-8")
+    print(f"\nwritten to {args.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
