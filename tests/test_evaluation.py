@@ -301,6 +301,21 @@ def test_eval_command_user_errors(tmp_path: Path) -> None:
         eval_command.run(eval_args(str(gold_dir), str(tmp_path / "p.jsonl")))
 
 
+def test_eval_command_writes_summary_and_per_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold_dir = make_gold(tmp_path, [{"id": "a", "kind": "listing", "text": "x y"}])
+    pred = write_jsonl(tmp_path / "p.jsonl", [{"id": "a", "text": "x"}])
+    summary, per_page = tmp_path / "s.json", tmp_path / "pp.jsonl"
+    args = eval_args(str(gold_dir), str(pred), "--json", str(summary), "--per-page", str(per_page))
+    assert eval_command.run(args) == 0
+    assert "non-content pages exported as content: 1 of 1" in capsys.readouterr().out
+    assert json.loads(summary.read_text("utf-8"))["overall"]["metrics"]["text_recall"]["mean"] == 0.5
+    (page,) = [json.loads(line) for line in per_page.read_text("utf-8").splitlines()]
+    assert page["exported"] is True
+    assert page["text_precision"] == 1.0
+
+
 _MISSING_COMMANDS = [
     name for name in COMMANDS if importlib.util.find_spec(f"forumcrawl.commands.{name}") is None
 ]
