@@ -1,0 +1,308 @@
+"""Forum times to ISO 8601: absolute, relative (``3 天前``, ``5 days ago``) and day words.
+
+Forum headers use a small set of forms over and over, so the common ones are read by our own
+regular expressions (microseconds per call, which matters when every post of every page has a
+time). dateparser is the fallback for the long tail of languages and orders; it is imported on
+first use only.
+
+Relative forms are resolved against ``now``, the time the page was fetched, and keep ``now``'s
+time zone. Absolute times keep no offset unless the text gives one: a forum's local time is not
+the crawler's.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+from typing import Any
+
+__all__ = ["find_time", "to_iso"]
+
+_MONTHS = {
+    name: i
+    for i, names in enumerate(
+        (
+            ("jan", "january", "janv", "janvier", "januar", "enero", "ene"),
+            ("feb", "february", "févr", "fevr", "février", "februar", "febrero"),
+            ("mar", "march", "mars", "märz", "maerz", "marzo"),
+            ("apr", "april", "avr", "avril", "abril", "abr"),
+            ("may", "mai", "mayo"),
+            ("jun", "june", "juin", "juni", "junio"),
+            ("jul", "july", "juil", "juillet", "juli", "julio"),
+            ("aug", "august", "août", "aout", "agosto", "ago"),
+            ("sep", "sept", "september", "septembre", "septiembre"),
+            ("oct", "october", "octobre", "oktober", "okt", "octubre"),
+            ("nov", "november", "novembre", "noviembre"),
+            ("dec", "december", "déc", "décembre", "dez", "dezember", "diciembre", "dic"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH_ALT = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
+_WEEKDAY = r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*"
+
+# Clock: 14:02, 14:02:33, 2:02 pm, 3pm, 12:58 a.m., 下午 2:02, midnight/noon.
+_CLOCK = (
+    r"(?:(?P<ampm_pre>上午|下午|晚上|凌晨|中午)\s*)?"
+    r"(?:(?P<hh>\d{1,2})(?::(?P<mi>\d{2})(?::(?P<ss>\d{2})(?:\.\d+)?)?)?"
+    r"\s*(?P<ampm>[ap]\.?\s?m\.?(?![a-z]))?"
+    r"|(?P<word>midnight|noon))"
+)
+_TZ = r"(?:\s*(?P<tz>Z|UTC|GMT|[+-]\d{2}:?\d{2}|(?:UTC|GMT)\s*[+-]\d{1,2}(?::?\d{2})?))?"
+
+_NUMERIC_DATE = re.compile(
+    r"(?P<y>(?:19|20)\d{2})\s*[-/.年]\s*(?P<m>\d{1,2})\s*[-/.月]\s*(?P<d>\d{1,2})(?:\s*[日号號])?"
+    r"(?:(?:\s*[T,]\s*|\s+|\s*(?:at|um|à|a las)\s+)" + _CLOCK + r")?" + _TZ,
+    re.IGNORECASE,
+)
+# 05.03.2024 / 03/05/2024 is ambiguous: read day first (most of the world), month first only
+# when the second number cannot be a month.
+_DMY_DATE = re.compile(
+    r"(?<!\d)(?P<a>\d{1,2})[./-](?P<b>\d{1,2})[./-](?P<y>(?:19|20)\d{2})"
+    r"(?:(?:\s*,\s*|\s+)" + _CLOCK + r")?",
+    re.IGNORECASE,
+)
+_NAMED_DATE = re.compile(
+    r"(?:" + _WEEKDAY + r")?"
+    r"(?:(?P<mon1>" + _MONTH_ALT + r")\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?"
+    r"|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(?P<mon2>" + _MONTH_ALT + r")\.?,?)"
+    r"(?:\s+(?P<y>(?:19|20)\d{2}))?"
+    r"(?:(?:\s*,\s*|\s+|\s*(?:at|um|à|a las)\s+)(?:@\s*)?" + _CLOCK + r")?" + _TZ,
+    re.IGNORECASE,
+)
+_UNITS = {
+    "秒": "seconds", "秒钟": "seconds", "second": "seconds", "sec": "seconds", "s": "seconds",
+    "分": "minutes", "分钟": "minutes", "分鐘": "minutes", "minute": "minutes", "min": "minutes",
+    "小时": "hours", "小時": "hours", "个小时": "hours", "個小時": "hours", "hour": "hours",
+    "hr": "hours", "h": "hours",
+    "天": "days", "日": "days", "day": "days", "d": "days",
+    "周": "weeks", "星期": "weeks", "个星期": "weeks", "個星期": "weeks", "礼拜": "weeks",
+    "week": "weeks", "wk": "weeks", "w": "weeks",
+    "个月": "months", "個月": "months", "月": "months", "month": "months", "mo": "months",
+    "年": "years", "year": "years", "yr": "years", "y": "years",
+}
+_CN_NUMBERS = {"一": 1, "两": 2, "兩": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+               "八": 8, "九": 9, "十": 10, "几": 3, "幾": 3, "a": 1, "an": 1, "one": 1, "a few": 3}
+_RELATIVE_ZH = re.compile(
+    r"(?P<n>\d+|半|[一两兩二三四五六七八九十几幾])\s*"
+    r"(?P<unit>秒钟|秒|分钟|分鐘|分|个小时|個小時|小时|小時|天|日|个星期|個星期|星期|礼拜|周|个月|個月|年)"
+    r"\s*(?:之前|以前|前)"
+)
+_RELATIVE_EN = re.compile(
+    r"\b(?P<n>\d+|an?|one|a few)\s*"
+    r"(?P<unit>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|mos?|years?|yrs?"
+    r"|[smhdwy])\.?\s+ago\b",
+    re.IGNORECASE,
+)
+_HALF_HOUR = re.compile(r"半\s*(?:个|個)?\s*(?:小时|小時|钟头|鐘頭)\s*(?:之前|以前|前)")
+_JUST_NOW = re.compile(r"刚刚|剛剛|刚才|剛才|just now|a moment ago|moments ago|few seconds ago", re.I)
+_DAY_WORD = re.compile(
+    r"(?P<day>今天|今日|昨天|昨日|前天|大前天|today|yesterday)"
+    r"(?:\s*(?:,|at|@)?\s*" + _CLOCK + r")?",
+    re.IGNORECASE,
+)
+_DAY_OFFSETS = {"今天": 0, "今日": 0, "today": 0, "昨天": 1, "昨日": 1, "yesterday": 1,
+                "前天": 2, "大前天": 3}
+_PREFIX = r"(?:(?:发表于|發表於|发表时间|發表時間|发布于|發佈於|回复于|回覆於|(?<![a-z])(?:posted\s+on|posted|on))\s*[:：]?\s*)?"
+
+_FIND_RE = re.compile(
+    _PREFIX
+    + r"(?:"
+    + _NUMERIC_DATE.pattern
+    + r"|"
+    + _NAMED_DATE.pattern.replace("?P<", "?P<n_")
+    + r"|"
+    + _HALF_HOUR.pattern
+    + r"|"
+    + _RELATIVE_ZH.pattern.replace("?P<", "?P<z_")
+    + r"|"
+    + _RELATIVE_EN.pattern.replace("?P<", "?P<e_")
+    + r"|"
+    + _JUST_NOW.pattern
+    + r"|"
+    + _DAY_WORD.pattern.replace("?P<", "?P<w_")
+    + r"|"
+    + _DMY_DATE.pattern.replace("?P<", "?P<x_")
+    + r")",
+    re.IGNORECASE,
+)
+
+
+def _clock(match: re.Match[str], prefix: str = "") -> tuple[int, int, int] | None:
+    """Hour, minute, second of the clock groups of ``match`` (``None`` when absent)."""
+    word = match.group(prefix + "word")
+    if word:
+        return (0, 0, 0) if word.lower() == "midnight" else (12, 0, 0)
+    hh = match.group(prefix + "hh")
+    if hh is None:
+        return None
+    mi, ss = match.group(prefix + "mi"), match.group(prefix + "ss")
+    ampm, pre = match.group(prefix + "ampm"), match.group(prefix + "ampm_pre")
+    if mi is None and not ampm:
+        return None  # a bare number after a date is not a time
+    hour = int(hh)
+    pm = (ampm and ampm.lower().startswith("p")) or pre in {"下午", "晚上"}
+    am = (ampm and ampm.lower().startswith("a")) or pre in {"上午", "凌晨"}
+    if pm and hour < 12:
+        hour += 12
+    elif am and hour == 12:
+        hour = 0
+    elif pre == "中午" and hour < 11:
+        hour += 12
+    if hour > 23 or int(mi or 0) > 59 or int(ss or 0) > 59:
+        return None
+    return hour, int(mi or 0), int(ss or 0)
+
+
+def _tz(raw: str | None) -> timezone | None:
+    if not raw:
+        return None
+    text = raw.strip().upper()
+    if text in {"Z", "UTC", "GMT"}:
+        return timezone.utc
+    m = re.search(r"([+-])(\d{1,2}):?(\d{2})?", text)
+    if not m:
+        return None
+    delta = timedelta(hours=int(m.group(2)), minutes=int(m.group(3) or 0))
+    return timezone(-delta if m.group(1) == "-" else delta)
+
+
+def _format(moment: datetime, *, with_time: bool) -> str:
+    if not with_time:
+        return moment.date().isoformat()
+    return moment.replace(microsecond=0).isoformat()
+
+
+def _build(
+    y: int, mo: int, d: int, clock: tuple[int, int, int] | None, tz: timezone | None = None
+) -> str | None:
+    try:
+        moment = datetime(y, mo, d, *(clock or (0, 0, 0)), tzinfo=tz)
+    except ValueError:
+        return None
+    return _format(moment, with_time=clock is not None)
+
+
+def _relative(n_raw: str, unit_raw: str, now: datetime) -> str:
+    n_key = n_raw.lower()
+    n = 0.5 if n_raw == "半" else (int(n_raw) if n_raw.isdigit() else _CN_NUMBERS.get(n_key, 1))
+    unit = _UNITS.get(unit_raw.lower().rstrip("s") if unit_raw.isascii() else unit_raw)
+    if unit is None:
+        unit = _UNITS.get(unit_raw.lower(), "days")
+    if unit == "months":
+        delta = timedelta(days=30 * n)
+    elif unit == "years":
+        delta = timedelta(days=365 * n)
+    else:
+        delta = timedelta(**{unit: n})
+    return _format(now - delta, with_time=unit not in {"months", "years"})
+
+
+def _fast(text: str, now: datetime) -> str | None:
+    """Our own patterns, most frequent forms first; ``None`` when none matches."""
+    m = _NUMERIC_DATE.search(text)
+    if m:
+        return _build(int(m["y"]), int(m["m"]), int(m["d"]), _clock(m), _tz(m["tz"]))
+    m = _NAMED_DATE.search(text)
+    if m:
+        mon = _MONTHS[(m["mon1"] or m["mon2"]).lower().rstrip(".")]
+        day = int(m["d1"] or m["d2"])
+        year = int(m["y"]) if m["y"] else now.year
+        result = _build(year, mon, day, _clock(m), _tz(m["tz"]))
+        if result and not m["y"] and result[:10] > now.date().isoformat():
+            result = _build(year - 1, mon, day, _clock(m), _tz(m["tz"]))
+        return result
+    if _HALF_HOUR.search(text):
+        return _format(now - timedelta(minutes=30), with_time=True)
+    m = _RELATIVE_ZH.search(text) or _RELATIVE_EN.search(text)
+    if m:
+        return _relative(m["n"], m["unit"], now)
+    if _JUST_NOW.search(text):
+        return _format(now, with_time=True)
+    m = _DAY_WORD.search(text)
+    if m:
+        day = (now - timedelta(days=_DAY_OFFSETS[m["day"].lower()])).date()
+        clock = _clock(m)
+        moment = datetime(day.year, day.month, day.day, *(clock or (0, 0, 0)), tzinfo=now.tzinfo)
+        return _format(moment, with_time=clock is not None)
+    m = _DMY_DATE.search(text)
+    if m:
+        a, b = int(m["a"]), int(m["b"])
+        day, month = (b, a) if b > 12 else (a, b)
+        return _build(int(m["y"]), month, day, _clock(m))
+    return None
+
+
+@lru_cache(maxsize=1)
+def _dateparser() -> Any:
+    import dateparser
+
+    return dateparser
+
+
+def to_iso(raw: str, *, now: datetime) -> str | None:
+    """Read a forum time and return it as ISO 8601, or ``None`` when it is not a time.
+
+    ``now`` is the fetch time that relative forms (``3 天前``, ``昨天 12:30``, ``5 days ago``)
+    are counted from. A date without a time gives ``YYYY-MM-DD``; a time gives
+    ``YYYY-MM-DDTHH:MM:SS`` (with an offset only when the text or ``now`` carries one).
+
+    Examples
+    --------
+    >>> now = datetime(2024, 3, 8, 9, 0)
+    >>> to_iso("发表于 2024-3-5 14:02", now=now)
+    '2024-03-05T14:02:00'
+    >>> to_iso("3 天前", now=now)
+    '2024-03-05T09:00:00'
+    >>> to_iso("Tue Mar 05, 2024 2:02 pm", now=now)
+    '2024-03-05T14:02:00'
+    """
+    if not raw or not raw.strip():
+        return None
+    text = " ".join(raw.split())
+    fast = _fast(text, now)
+    if fast is not None:
+        return fast
+    if not any(c.isdigit() for c in text) and len(text) > 40:
+        return None
+    settings = {"RELATIVE_BASE": now.replace(tzinfo=None), "PREFER_DATES_FROM": "past"}
+    try:
+        parsed = _dateparser().parse(text, settings=settings)
+    except (ValueError, OverflowError, TypeError):
+        return None
+    if parsed is None:
+        return None
+    if parsed.tzinfo is None and now.tzinfo is not None and _looks_relative(text):
+        parsed = parsed.replace(tzinfo=now.tzinfo)
+    return _format(parsed, with_time=True)
+
+
+def _looks_relative(text: str) -> bool:
+    return bool(re.search(r"ago|前|昨|今|yesterday|today", text, re.IGNORECASE))
+
+
+def find_time(text: str) -> str | None:
+    """Locate the first time expression in ``text`` (a post header) and return it as written.
+
+    A leading label such as ``发表于`` or ``Posted on`` is kept, so the result is what a reader
+    sees; pass it to :func:`to_iso` to read it.
+
+    Examples
+    --------
+    >>> find_time("楼主 张三 发表于 2024-3-5 14:02 | 只看该作者")
+    '发表于 2024-3-5 14:02'
+    >>> find_time("By: alice on Jan. 20, 2023, 12:58 a.m.")
+    'on Jan. 20, 2023, 12:58 a.m.'
+    """
+    if not text:
+        return None
+    for m in _FIND_RE.finditer(text):
+        found = m.group().strip()
+        if m["n_mon1"] or m["n_mon2"]:
+            # "May 5" without a year or a clock is too weak on its own ("may 5 people ...").
+            if not (m["n_y"] or m["n_hh"] or m["n_word"]):
+                continue
+        return found
+    return None

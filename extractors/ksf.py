@@ -1,0 +1,893 @@
+"""KSF, the keyword scoring filter: learn where a forum puts its posts from a few thread pages.
+
+The idea (seed 003 §3.2) is that the words that make a thread page different from the other pages
+of its site are the posts' words, so the element that holds most of those keywords, page after
+page, is the post body. The learned location is a small JSON rule (:class:`KsfRule`) that is then
+applied to every thread page of the site with a few XPath evaluations (:func:`apply_rule`).
+
+Beyond the paper, the rule also records the per-post container (the repeated ancestor of the
+bodies), where the author, time and floor sit inside it, and which elements inside a body are
+quotes or signatures, so that applying it yields posts (:class:`forumcrawl.items.Post`) rather than
+one text blob.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError
+from sklearn.utils import check_random_state
+
+from forumcrawl.extractors.dates import find_time, to_iso
+from forumcrawl.extractors.posts import (
+    BLOCK_TAGS,
+    DEFAULT_EXCLUDE,
+    SKIP_TAGS,
+    compile_selector,
+    element_text,
+    own_text,
+    parse_floor,
+)
+from forumcrawl.extractors.text import is_stop_word, normalise, tokenize
+from forumcrawl.items import Post
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Iterable, Sequence
+
+    from lxml.html import HtmlElement
+
+    from forumcrawl.document import Document
+
+__all__ = [
+    "KeywordScoringExtractor",
+    "KsfRule",
+    "Line",
+    "apply_rule",
+    "extract_single",
+    "ksf_weights",
+    "page_lines",
+    "scoring",
+]
+
+RULE_VERSION = 1
+
+# Class tokens carrying a long number are per-post ids (``post_12345``), not a template's class.
+_UNSTABLE_TOKEN_RE = re.compile(r"\d{3,}")
+_ID_PREFIX_RE = re.compile(r"^([A-Za-z][A-Za-z_-]*?)[_-]?\d+$")
+_PROFILE_HREF_RE = re.compile(
+    r"user|member|profile|space|uid=|u=\d|author|people|/u/|/users?/|home\.php", re.IGNORECASE
+)
+_AUTHOR_CLASS_RE = re.compile(r"author|user|name|poster|nick|member", re.IGNORECASE)
+_MAX_AUTHOR_CHARS = 40
+_MAX_FIELD_CHARS = 120
+_DIGIT_RE = re.compile(r"\d")
+
+
+# --------------------------------------------------------------------------------------------
+# Lines: the text of a page, one entry per block element.
+
+
+@dataclass(slots=True)
+class Line:
+    """The text a block element holds directly (inline descendants included)."""
+
+    text: str
+    element: HtmlElement
+    link_chars: int
+
+
+def page_lines(tree: HtmlElement) -> list[Line]:
+    """Text lines of a page in document order, without ``head``, scripts and form widgets.
+
+    Each block element gives one line: its own text, its inline descendants' text and the
+    tails of its children. That is the paper's "page without tags", kept tied to elements.
+    """
+    texts: dict[HtmlElement, list[str]] = {}
+    links: dict[HtmlElement, int] = defaultdict(int)
+    order: list[HtmlElement] = []
+
+    def add(block: HtmlElement, text: str, in_link: bool) -> None:
+        if block not in texts:
+            texts[block] = []
+            order.append(block)
+        texts[block].append(text)
+        if in_link:
+            links[block] += len(text.strip())
+
+    def visit(el: HtmlElement, block: HtmlElement, in_link: bool) -> None:
+        tag = el.tag
+        if not isinstance(tag, str) or tag in SKIP_TAGS or tag == "head":
+            return
+        if tag in BLOCK_TAGS:
+            block = el
+        in_link = in_link or tag == "a"
+        if el.text:
+            add(block, el.text, in_link)
+        for child in el:
+            visit(child, block, in_link)
+            if child.tail:
+                add(block, child.tail, in_link)
+
+    body = tree.find("body")
+    try:
+        visit(body if body is not None else tree, tree, False)
+    except RecursionError:
+        pass  # absurdly deep markup: keep the lines read so far
+    lines = []
+    for block in order:
+        text = " ".join("".join(texts[block]).split())
+        if text:
+            lines.append(Line(text, block, links[block]))
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# Formulas 9-11 and Algorithm 4.
+
+
+def ksf_weights(counts: Sequence[Counter[str]]) -> list[dict[str, float]]:
+    """TF-IDF weights of every word of every page, formulas (9)-(11) of seed 003 §3.2.
+
+    TF(f, w) = N(f, w) / Σ_i N(i, w) (the share of the word's occurrences that fall in page f),
+    IDF(w) = log(|F| / (1 + Σ_i P(i, w))) and W = TF · IDF. Note that the paper's TF is a share
+    across the sample, not a frequency within the page: a word scores high when it is both
+    concentrated in one page and rare across pages.
+
+    Examples
+    --------
+    >>> w = ksf_weights([Counter(a=2, t=1), Counter(b=1, t=1), Counter(c=1, t=1)])
+    >>> round(w[0]["a"], 3), round(w[0]["t"], 3)
+    (0.405, -0.096)
+    """
+    n_docs = len(counts)
+    totals: Counter[str] = Counter()
+    df: Counter[str] = Counter()
+    for page in counts:
+        totals.update(page)
+        df.update(page.keys())
+    idf = {w: math.log(n_docs / (1 + d)) for w, d in df.items()}
+    return [{w: (n / totals[w]) * idf[w] for w, n in page.items()} for page in counts]
+
+
+def background_weights(counts: Counter[str], background: tuple[int, dict[str, int]]) -> dict[str, float]:
+    """Formulas (9)-(11) for one page against a background corpus (single-page mode).
+
+    The page joins the background as one more document: with the background's document
+    frequencies df_bg, IDF(w) = log((N_bg + 1) / (1 + df_bg(w) + 1)). The background holds document
+    frequencies only, so TF is the page's own share, 1 for every word, and the ranking is by IDF.
+    """
+    n_bg, df = background
+    return {w: math.log((n_bg + 1) / (2 + df.get(w, 0))) for w in counts}
+
+
+def scoring(objs: Iterable[Hashable]) -> list[Hashable]:
+    """Algorithm 4 (Scoring): one vote per occurrence; the objects with the highest count win.
+
+    Ties are all returned, in order of first appearance.
+
+    Examples
+    --------
+    >>> scoring(["div.a", "div.b", "div.a", "td.c", "td.c"])
+    ['div.a', 'td.c']
+    """
+    scores = Counter(objs)
+    if not scores:
+        return []
+    best = max(scores.values())
+    return [obj for obj, score in scores.items() if score == best]
+
+
+@lru_cache(maxsize=1)
+def load_background() -> tuple[int, dict[str, int]]:
+    """Background document frequencies shipped in ``data/background_df.txt`` (see its README)."""
+    raw = resources.files("forumcrawl.extractors").joinpath("data/background_df.txt")
+    n_docs = 0
+    df: dict[str, int] = {}
+    for line in raw.read_text("utf-8").splitlines():
+        if line.startswith("#"):
+            m = re.match(r"#\s*n_docs\s*=\s*(\d+)", line)
+            if m:
+                n_docs = int(m.group(1))
+            continue
+        word, _, count = line.rpartition("\t")
+        if word:
+            df[word] = int(count)
+    return n_docs, df
+
+
+# --------------------------------------------------------------------------------------------
+# Locations: how an element is named in a rule.
+
+
+def _stable_classes(el: HtmlElement) -> list[str]:
+    return sorted(
+        {t for t in (el.get("class") or "").split() if not _UNSTABLE_TOKEN_RE.search(t) and t.isascii()}
+    )
+
+
+def _css_ident(token: str) -> bool:
+    return bool(re.fullmatch(r"-?[A-Za-z_][\w-]*", token))
+
+
+def _own_locator(el: HtmlElement) -> str | None:
+    """``tag.class`` (stable classes) or ``tag[id^="prefix"]`` for ``el``; ``None`` if neither."""
+    tag = el.tag
+    if not isinstance(tag, str) or tag in {"html", "body"}:
+        return None
+    classes = [c for c in _stable_classes(el) if _css_ident(c)]
+    if classes:
+        return tag + "".join(f".{c}" for c in classes)
+    m = _ID_PREFIX_RE.match(el.get("id") or "")
+    if m:
+        return f'{tag}[id^="{m.group(1)}"]'
+    return None
+
+
+def _path_locator(el: HtmlElement, steps: int = 3) -> str:
+    """An XPath over the last ``steps`` tags of ``el``'s path, the last one with its position."""
+    names = []
+    node: HtmlElement | None = el
+    while node is not None and len(names) < steps and node.tag not in {"html", "body"}:
+        names.append(node.tag)
+        node = node.getparent()
+    names.reverse()
+    parent = el.getparent()
+    last = names[-1] if names else el.tag
+    if parent is not None:
+        same = [c for c in parent if c.tag == el.tag]
+        if len(same) > 1:
+            names[-1] = f"{last}[{same.index(el) + 1}]"
+    return "//" + "/".join(names)
+
+
+def _block_locator(el: HtmlElement, max_climb: int) -> str:
+    """Location voted for by a keyword in ``el``'s line: the nearest named block ancestor."""
+    node: HtmlElement | None = el
+    for _ in range(max_climb):
+        if node is None or node.tag in {"html", "body"}:
+            break
+        if node.tag in BLOCK_TAGS and node.tag != "br":
+            loc = _own_locator(node)
+            if loc:
+                return loc
+        node = node.getparent()
+    return _path_locator(el)
+
+
+def _relative_locator(el: HtmlElement, container: HtmlElement) -> str:
+    """Location of ``el`` inside ``container``: its class, else a child-step path from it."""
+    own = _own_locator(el)
+    if own:
+        return own
+    names = []
+    node: HtmlElement | None = el
+    while node is not None and node is not container:
+        names.append(node.tag)
+        node = node.getparent()
+    return "./" + "/".join(reversed(names))
+
+
+def _outermost(elements: Sequence[HtmlElement]) -> list[HtmlElement]:
+    """Drop elements nested inside another element of the list (document order kept)."""
+    chosen = set(elements)
+    result = []
+    for el in elements:
+        if not any(a in chosen for a in el.iterancestors()):
+            result.append(el)
+    return result
+
+
+def _select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
+    if not selector:
+        return []
+    return _outermost([e for e in compile_selector(selector)(tree) if isinstance(e.tag, str)])
+
+
+def _first(container: HtmlElement, selector: str) -> HtmlElement | None:
+    for el in compile_selector(selector, relative=True)(container):
+        if isinstance(getattr(el, "tag", None), str):
+            return el
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# The rule.
+
+
+@dataclass
+class KsfRule:
+    """A site's learned extraction rule: plain data, saved as JSON, editable by hand.
+
+    Selectors starting with ``/``, ``.`` or ``(`` are XPath, others CSS. ``body`` is matched
+    on the page, the others inside each post ``container`` (``exclude``: inside each body).
+
+    Attributes
+    ----------
+    body : str
+        Post bodies (the paper's extraction rule, e.g. ``td.t_f``, ``div.post-content``).
+    container : str or None
+        One element per post holding the body and its header (author, time, floor).
+    author, time, floor : str or None
+        Where those fields sit inside the container.
+    exclude : list of str
+        Elements inside a body that are not the post's own words (quotes, signatures, notices),
+        in addition to the generic ones of ``forumcrawl.extractors.posts.DEFAULT_EXCLUDE``.
+    votes : dict
+        Across-page votes of the candidate body locations (how many sample pages each won).
+    page_votes : list of dict
+        Per sample page, the top candidate locations and their keyword votes.
+    field_votes : dict
+        Per field (container, author, time, floor, exclude), the scores of the candidates.
+    site, n_pages, mode :
+        Provenance: the site, the number of sample pages, ``"sample"`` or ``"single"``.
+    """
+
+    body: str
+    container: str | None = None
+    author: str | None = None
+    time: str | None = None
+    floor: str | None = None
+    exclude: list[str] = field(default_factory=list)
+    votes: dict[str, int] = field(default_factory=dict)
+    page_votes: list[dict[str, int]] = field(default_factory=list)
+    field_votes: dict[str, dict[str, float]] = field(default_factory=dict)
+    site: str = ""
+    n_pages: int = 0
+    mode: str = "sample"
+
+    @property
+    def rule_id(self) -> str:
+        """Short digest of the selectors: two rules that extract alike share an id."""
+        key = json.dumps(
+            [self.body, self.container, self.author, self.time, self.floor, sorted(self.exclude)]
+        )
+        return hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary (with ``rule_id`` and ``version`` for readers)."""
+        data = asdict(self)
+        data["rule_id"] = self.rule_id
+        data["version"] = RULE_VERSION
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> KsfRule:
+        """Rebuild a rule from :meth:`to_dict` output (``rule_id`` is recomputed, not trusted)."""
+        version = data.get("version", RULE_VERSION)
+        if version > RULE_VERSION:
+            raise ValueError(f"rule version {version} is newer than this forumcrawl ({RULE_VERSION})")
+        if not data.get("body"):
+            raise ValueError("a KSF rule needs a 'body' selector")
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        rule = cls(**known)
+        for selector in rule.selectors():
+            compile_selector(selector)  # fail now, not on the first page
+        return rule
+
+    def selectors(self) -> list[str]:
+        """Every selector of the rule, for validation and display."""
+        fields = [self.body, self.container, self.author, self.time, self.floor, *self.exclude]
+        return [s for s in fields if s]
+
+    def __str__(self) -> str:
+        parts = [f"KSF rule {self.rule_id} ({self.site or 'site?'}, {self.mode}, {self.n_pages} pages)"]
+        for name in ("body", "container", "author", "time", "floor"):
+            value = getattr(self, name)
+            if value:
+                parts.append(f"  {name:9} {value}")
+        if self.exclude:
+            parts.append(f"  exclude   {', '.join(self.exclude)}")
+        return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------------------------
+# Applying a rule.
+
+
+def _header_text(container: HtmlElement, body: HtmlElement) -> str:
+    """Text of a post container outside its body (where headers and user panels are)."""
+    parts = []
+    for node in container.itertext():
+        parts.append(node)
+        if len(parts) > 200:
+            break
+    whole = " ".join(" ".join(parts).split())
+    inner = " ".join(body.text_content().split())
+    return whole.replace(inner, " ", 1) if inner else whole
+
+
+def _field_text(el: HtmlElement) -> str:
+    return " ".join(el.text_content().split())[:_MAX_FIELD_CHARS]
+
+
+def _time_of(el: HtmlElement | None, now: datetime) -> tuple[str | None, str | None]:
+    """``(published, published_raw)`` from a time element (its text, else its title/datetime)."""
+    if el is None:
+        return None, None
+    raw = find_time(_field_text(el))
+    exact = None
+    for attr_el in (el, *el.iterdescendants()):
+        for attr in ("datetime", "title", "data-time", "data-datetime"):
+            value = attr_el.get(attr) if isinstance(attr_el.tag, str) else None
+            if value and find_time(value):
+                exact = value
+                break
+        if exact:
+            break
+    if raw is None and exact is None:
+        return None, None
+    published = to_iso(exact, now=now) if exact else None
+    if published is None and raw is not None:
+        published = to_iso(raw, now=now)
+    return published, raw or exact
+
+
+def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None) -> list[Post]:
+    """Every post of ``document`` by ``rule``, in page order (the first is the topic post).
+
+    Returns an empty list when the rule matches nothing (template drift): the caller falls back
+    to the next extraction stage. ``now`` is the fetch time that relative dates are read from
+    (default: the current UTC time).
+    """
+    tree = document.tree
+    if tree is None:
+        return []
+    bodies = _select(tree, rule.body)
+    if not bodies:
+        return []
+    now = now or datetime.now(timezone.utc)
+    containers = _select(tree, rule.container) if rule.container else []
+    container_set = set(containers)
+    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement]]] = {}
+    for body in bodies:
+        owner = None
+        if container_set:
+            owner = next((a for a in body.iterancestors() if a in container_set), None)
+            if owner is None:
+                continue  # a body-like element outside every post (a preview, a sidebar)
+        key = id(owner) if owner is not None else id(body)
+        grouped.setdefault(key, (owner, []))[1].append(body)
+    exclude = (*DEFAULT_EXCLUDE, *rule.exclude)
+    posts = []
+    for position, (container, parts) in enumerate(grouped.values(), start=1):
+        text = "\n\n".join(t for t in (own_text(b, exclude) for b in parts) if t)
+        author = published = raw = None
+        floor = None
+        if container is not None:
+            if rule.author:
+                found = _first(container, rule.author)
+                if found is not None:
+                    author = _field_text(found)[:_MAX_AUTHOR_CHARS] or None
+            if rule.time:
+                published, raw = _time_of(_first(container, rule.time), now)
+            else:
+                raw = find_time(_header_text(container, parts[0]))
+                published = to_iso(raw, now=now) if raw else None
+            if rule.floor:
+                found = _first(container, rule.floor)
+                floor = parse_floor(_field_text(found)) if found is not None else None
+        posts.append(
+            Post(
+                floor=floor if floor is not None else position,
+                author=author,
+                published=published,
+                published_raw=raw,
+                text=text,
+            )
+        )
+    return posts
+
+
+# --------------------------------------------------------------------------------------------
+# Learning.
+
+
+def _line_key(text: str, prefix_chars: int) -> str:
+    return _DIGIT_RE.sub("0", text[:prefix_chars].lower())
+
+
+def _keep_lines(
+    pages: list[list[Line]],
+    *,
+    prefix_chars: int,
+    min_line_chars: int,
+    max_link_ratio: float,
+    template_pages: int,
+    repeat_within: int,
+) -> list[list[Line]]:
+    """Stop rules (length, links, stop words, times) and similarity rules (repeated prefixes)."""
+    page_keys = [Counter(_line_key(line.text, prefix_chars) for line in page) for page in pages]
+    spread: Counter[str] = Counter()
+    for keys in page_keys:
+        spread.update(keys.keys())
+    kept_pages = []
+    for page, keys in zip(pages, page_keys):
+        kept = []
+        for line in page:
+            chars = len(line.text.replace(" ", ""))
+            if chars < min_line_chars or line.link_chars > max_link_ratio * chars:
+                continue
+            key = _line_key(line.text, prefix_chars)
+            if (len(pages) > 1 and spread[key] >= template_pages) or keys[key] >= repeat_within:
+                continue
+            raw_time = find_time(line.text) if chars < 60 else None
+            if raw_time and len(raw_time) >= 0.5 * len(line.text):
+                continue
+            kept.append(line)
+        kept_pages.append(kept)
+    return kept_pages
+
+
+def _keywords(tokens: list[str]) -> list[str]:
+    return [t for t in tokens if len(t) > 1 and not is_stop_word(t)]
+
+
+def _learn_container(pages_bodies: list[list[HtmlElement]]) -> tuple[str | None, dict[str, float]]:
+    """The per-post container: the highest ancestor of a body that holds no other body."""
+    votes: Counter[str] = Counter()
+    for bodies in pages_bodies:
+        if len(bodies) < 2:
+            continue
+        shared: Counter[HtmlElement] = Counter()
+        chains = []
+        for body in bodies:
+            chain = [body, *body.iterancestors()]
+            chains.append(chain)
+            shared.update(chain)
+        for chain in chains:
+            top = chain[0]
+            for el in chain[1:]:
+                if shared[el] > 1:
+                    break
+                top = el
+            if top is not chain[0]:
+                votes[_own_locator(top) or _path_locator(top, steps=2)] += 1
+    if not votes:
+        return None, {}
+    winner = max(votes, key=lambda k: (votes[k], -len(k)))
+    return winner, dict(votes.most_common(5))
+
+
+def _containers(tree: HtmlElement, rule_body: str, rule_container: str | None) -> list[tuple[HtmlElement, HtmlElement]]:
+    bodies = _select(tree, rule_body)
+    if not rule_container:
+        return []
+    container_set = set(_select(tree, rule_container))
+    pairs = []
+    seen = set()
+    for body in bodies:
+        owner = next((a for a in body.iterancestors() if a in container_set), None)
+        if owner is not None and owner not in seen:
+            seen.add(owner)
+            pairs.append((owner, body))
+    return pairs
+
+
+def _learn_fields(
+    trees: list[HtmlElement], rule_body: str, rule_container: str | None, min_coverage: float
+) -> tuple[dict[str, str | None], dict[str, dict[str, float]]]:
+    """Where author, time and floor sit inside a post container, from the sample's posts."""
+    result: dict[str, str | None] = {"author": None, "time": None, "floor": None}
+    report: dict[str, dict[str, float]] = {}
+    per_page = [_containers(tree, rule_body, rule_container) for tree in trees]
+    n_posts = sum(len(p) for p in per_page)
+    if n_posts < 2:
+        return result, report
+    # values[locator] = list of (page index, post index, element)
+    values: dict[str, dict[tuple[int, int], HtmlElement]] = defaultdict(dict)
+    order: dict[str, int] = {}
+    for page_index, pairs in enumerate(per_page):
+        for post_index, (container, body) in enumerate(pairs):
+            inside_body = set(body.iter())
+            for rank, el in enumerate(container.iterdescendants()):
+                if not isinstance(el.tag, str) or el in inside_body or el.tag in SKIP_TAGS:
+                    continue
+                loc = _relative_locator(el, container)
+                key = (page_index, post_index)
+                if key not in values[loc]:
+                    values[loc][key] = el
+                    order.setdefault(loc, rank)
+    scored: dict[str, list[tuple[float, int, str]]] = {"author": [], "time": [], "floor": []}
+    for loc, found in values.items():
+        coverage = len(found) / n_posts
+        if coverage < min_coverage:
+            continue
+        texts = {k: _field_text(el) for k, el in found.items()}
+        # The selector must pick the same element a later apply_rule would (the first match).
+        author_like = [
+            t for t in texts.values()
+            if 0 < len(t) <= _MAX_AUTHOR_CHARS and not find_time(t) and parse_floor(t) is None
+            and not t.replace(" ", "").isdigit() and len(t.split()) <= 4 and not t.endswith(":")
+        ]
+        if len(author_like) >= min_coverage * n_posts and len(set(author_like)) > 1:
+            elements = list(found.values())
+            linked = sum(
+                1 for el in elements
+                if any(_PROFILE_HREF_RE.search(a.get("href") or "")
+                       for a in ([el] if el.tag == "a" else []) + list(el.iterancestors("a"))[:1]
+                       + list(el.iter("a"))[:1])
+            ) / len(elements)
+            hinted = bool(_AUTHOR_CLASS_RE.search(loc))
+            score = len(author_like) / n_posts + 0.5 * linked + 0.25 * hinted
+            scored["author"].append((score, -order[loc], loc))
+        timed = [t for t in texts.values() if find_time(t)]
+        attr_timed = [
+            el for el in found.values()
+            if any(find_time(el.get(a) or "") for a in ("datetime", "title", "data-time"))
+        ]
+        n_timed = max(len(timed), len(attr_timed))
+        if n_timed >= min_coverage * n_posts and len(set(timed)) > 1 or (
+            attr_timed and len(attr_timed) >= min_coverage * n_posts
+        ):
+            tightness = sum(len(find_time(t) or "") / max(len(t), 1) for t in timed) / max(len(timed), 1)
+            scored["time"].append((n_timed / n_posts + 0.5 * tightness, -order[loc], loc))
+        floors = {k: parse_floor(t) for k, t in texts.items()}
+        if sum(f is not None for f in floors.values()) >= min_coverage * n_posts:
+            increasing = True
+            for page_index in range(len(per_page)):
+                seq = [f for (p, _), f in sorted(floors.items()) if p == page_index and f is not None]
+                if any(b <= a for a, b in zip(seq, seq[1:])):
+                    increasing = False
+            if increasing:
+                scored["floor"].append((coverage, -order[loc], loc))
+    for name, candidates in scored.items():
+        if candidates:
+            candidates.sort(reverse=True)
+            result[name] = candidates[0][2]
+            report[name] = {loc: round(score, 3) for score, _, loc in candidates[:5]}
+    return result, report
+
+
+def _learn_exclusions(
+    trees: list[HtmlElement], rule_body: str, prefix_chars: int
+) -> tuple[list[str], dict[str, float]]:
+    """Elements inside bodies that repeat earlier posts (quotes) or other posts (signatures)."""
+    votes: Counter[str] = Counter()
+    seen_texts: Counter[str] = Counter()
+    candidates: list[tuple[str, str]] = []
+    for tree in trees:
+        earlier: set[str] = set()
+        for body in _select(tree, rule_body):
+            body_tokens = set(tokenize(body.text_content()))
+            for el in body.iterdescendants():
+                if not isinstance(el.tag, str):
+                    continue
+                loc = _own_locator(el) or (el.tag if el.tag in {"blockquote", "q", "fieldset"} else None)
+                if not loc:
+                    continue
+                text = " ".join(el.text_content().split())
+                if len(text) < 10:
+                    continue
+                tokens = set(tokenize(text))
+                if tokens and earlier and len(tokens & earlier) >= 0.8 * len(tokens):
+                    votes[loc] += 1
+                candidates.append((loc, text))
+                seen_texts[text] += 1
+            earlier |= body_tokens
+    for loc, text in candidates:
+        if seen_texts[text] >= 2 and len(text) >= 15:
+            votes[loc] += 1
+    default = set(DEFAULT_EXCLUDE)
+    learned = sorted(loc for loc, n in votes.items() if n >= 2 and loc not in default)
+    return learned, dict(votes.most_common(5))
+
+
+class KeywordScoringExtractor(BaseEstimator):
+    """Learn a forum's post-extraction rule from a few thread pages by keyword scoring (KSF).
+
+    Each sample page is reduced to text lines; stop rules and similarity rules drop template
+    lines; TF-IDF (formulas 9-11) over the sample picks each page's keywords; every keyword
+    occurrence votes for the location of the element holding it; the location with the most
+    votes wins within each page, and the location that wins the most pages becomes the rule
+    (Algorithm 4 applied twice, Algorithm 5). With fewer than three pages the IDF comes from a
+    background corpus shipped with forumcrawl, so one page is enough (single-page mode).
+
+    Parameters
+    ----------
+    n_pages : int, default=5
+        Sample size: at most this many of the given documents are used (drawn at random).
+    top_k : int, default=40
+        Keywords per page that vote.
+    prefix_chars : int, default=6
+        Length of the line prefix compared by the similarity rules.
+    min_line_chars : int, default=5
+        Stop rule: lines with fewer non-blank characters are dropped.
+    max_link_ratio : float, default=0.5
+        Stop rule: lines whose link text exceeds this share of their text are dropped.
+    template_share : float, default=0.5
+        Similarity rule: a line prefix seen on more than this share of the pages (and on at
+        least two) is template text.
+    repeat_within : int, default=3
+        Similarity rule: a line prefix repeated this often within one page is template text.
+    min_coverage : float, default=0.6
+        Share of the sample's posts in which a field location (author, time, floor) must be
+        found to be recorded in the rule.
+    random_state : int, RandomState instance or None, default=0
+        Draws the sample when more than ``n_pages`` documents are given.
+
+    Attributes
+    ----------
+    rule_ : KsfRule
+        The learned rule (body, container, fields, exclusions, votes).
+    keywords_ : list of list of str
+        The top keywords of each sample page, best first.
+    sample_urls_ : list of str
+        URLs of the sample pages, in the order used.
+
+    References
+    ----------
+    .. [1] Liu R., Tan W., Fu Y., Wang H. "A topic-post extraction method for web forums based on
+       URL structure clustering and keyword scoring", §3.2 (formulas 9-11, Algorithms 4-5), 2018.
+       (``seeds/003``; English summary in DESIGN.md §3.)
+
+    Examples
+    --------
+    >>> from forumcrawl.document import Document
+    >>> page = '''<html><body><div class="nav">Home Forum</div>
+    ... <div class="post"><span class="name">ann</span><div class="msg">Kernel panic after upgrade
+    ... to the new graphics driver on my laptop</div></div>
+    ... <div class="post"><span class="name">bob</span><div class="msg">Roll back the driver
+    ... package and pin the older kernel version</div></div></body></html>'''
+    >>> ksf = KeywordScoringExtractor().fit([Document.from_text(page, "http://f.example/t/1")])
+    >>> ksf.rule_.body, ksf.rule_.container, ksf.rule_.author
+    ('div.msg', 'div.post', 'span.name')
+    >>> [p.author for p in ksf.extract(Document.from_text(page))]
+    ['ann', 'bob']
+    """
+
+    def __init__(
+        self,
+        n_pages: int = 5,
+        top_k: int = 40,
+        prefix_chars: int = 6,
+        min_line_chars: int = 5,
+        max_link_ratio: float = 0.5,
+        template_share: float = 0.5,
+        repeat_within: int = 3,
+        min_coverage: float = 0.6,
+        random_state: int | np.random.RandomState | None = 0,
+    ) -> None:
+        self.n_pages = n_pages
+        self.top_k = top_k
+        self.prefix_chars = prefix_chars
+        self.min_line_chars = min_line_chars
+        self.max_link_ratio = max_link_ratio
+        self.template_share = template_share
+        self.repeat_within = repeat_within
+        self.min_coverage = min_coverage
+        self.random_state = random_state
+
+    def _validate(self) -> None:
+        for name in ("n_pages", "top_k", "prefix_chars", "repeat_within"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not isinstance(self.min_line_chars, (int, np.integer)) or self.min_line_chars < 0:
+            raise ValueError(f"min_line_chars must be a non-negative integer, got {self.min_line_chars!r}")
+        for name in ("max_link_ratio", "template_share", "min_coverage"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
+
+    def fit(self, documents: Sequence[Document], y: None = None) -> KeywordScoringExtractor:
+        """Learn ``rule_`` and ``keywords_`` from sample thread pages of one site."""
+        self._validate()
+        unique: dict[str, Document] = {}
+        for doc in documents:
+            if doc.tree is not None:
+                unique.setdefault(hashlib.sha1(doc.html.encode("utf-8", "replace")).hexdigest(), doc)
+        docs = list(unique.values())
+        if not docs:
+            raise ValueError("no parseable document to learn from")
+        rng = check_random_state(self.random_state)
+        if len(docs) > self.n_pages:
+            picked = rng.choice(len(docs), size=self.n_pages, replace=False)
+            docs = [docs[i] for i in sorted(picked)]
+        trees = [doc.tree for doc in docs]
+        n = len(docs)
+        pages = [page_lines(tree) for tree in trees]
+        kept = _keep_lines(
+            pages,
+            prefix_chars=self.prefix_chars,
+            min_line_chars=self.min_line_chars,
+            max_link_ratio=self.max_link_ratio,
+            template_pages=max(2, math.floor(self.template_share * n) + 1),
+            repeat_within=self.repeat_within,
+        )
+        line_tokens = [[_keywords(tokenize(line.text)) for line in page] for page in kept]
+        counts = [Counter(t for tokens in page for t in tokens) for page in line_tokens]
+        if n >= 3:
+            weights = ksf_weights(counts)
+            mode = "sample"
+        else:
+            background = load_background()
+            weights = [background_weights(c, background) for c in counts]
+            mode = "single" if n == 1 else "background"
+        keywords: list[list[str]] = []
+        page_votes: list[Counter[str]] = []
+        winners: list[str] = []
+        for page, tokens_per_line, w, c in zip(kept, line_tokens, weights, counts):
+            ranked = sorted((t for t in w if w[t] > 0), key=lambda t: (-w[t], -c[t], t))
+            top = ranked[: self.top_k]
+            keywords.append(top)
+            top_set = set(top)
+            locs: list[str] = []
+            cache: dict[HtmlElement, str] = {}
+            for line, tokens in zip(page, tokens_per_line):
+                hits = sum(1 for t in tokens if t in top_set)
+                if hits:
+                    if line.element not in cache:
+                        cache[line.element] = _block_locator(line.element, max_climb=8)
+                    locs.extend([cache[line.element]] * hits)
+            votes = Counter(locs)
+            page_votes.append(votes)
+            winners.extend(scoring(locs))
+        totals: Counter[str] = Counter()
+        for votes in page_votes:
+            totals.update(votes)
+        best = scoring(winners)
+        if not best:
+            raise ValueError("no keyword found in the sample pages: nothing to learn a rule from")
+        across = Counter(winners)
+        body = max(best, key=lambda loc: (totals[loc], -len(loc)))
+        pages_bodies = [_select(tree, body) for tree in trees]
+        container, container_votes = _learn_container(pages_bodies)
+        fields, field_report = _learn_fields(trees, body, container, self.min_coverage)
+        exclude, exclude_votes = _learn_exclusions(trees, body, self.prefix_chars)
+        field_report = {"container": dict(container_votes), **field_report}
+        if exclude_votes:
+            field_report["exclude"] = dict(exclude_votes)
+        self.rule_ = KsfRule(
+            body=body,
+            container=container,
+            author=fields["author"],
+            time=fields["time"],
+            floor=fields["floor"],
+            exclude=exclude,
+            votes=dict(across.most_common()),
+            page_votes=[dict(v.most_common(5)) for v in page_votes],
+            field_votes=field_report,
+            site=docs[0].site,
+            n_pages=n,
+            mode=mode,
+        )
+        self.keywords_ = keywords
+        self.sample_urls_ = [doc.url for doc in docs]
+        return self
+
+    def _check_fitted(self) -> KsfRule:
+        rule = getattr(self, "rule_", None)
+        if rule is None:
+            raise NotFittedError(
+                f"This {type(self).__name__} instance is not fitted yet. Call 'fit' first."
+            )
+        return rule
+
+    def extract(self, document: Document, *, now: datetime | None = None) -> list[Post]:
+        """The posts of ``document`` by the learned rule (empty when the rule matches nothing)."""
+        return apply_rule(self._check_fitted(), document, now=now)
+
+
+def extract_single(document: Document, *, now: datetime | None = None) -> list[Post]:
+    """Posts of one page with no other page of its site at hand (single-page KSF).
+
+    Returns an empty list when the page has no text to score.
+    """
+    if document.tree is None:
+        return []
+    try:
+        model = KeywordScoringExtractor().fit([document])
+    except ValueError:
+        return []
+    return model.extract(document, now=now)

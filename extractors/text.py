@@ -1,0 +1,161 @@
+"""Text helpers shared by the extractors: normalisation, tokenisation, stop words, language.
+
+Chinese has no spaces between words, so CJK runs go through jieba (loaded on first use, with its
+start-up chatter silenced); everything else is split into runs of letters and digits. Keeping the
+two apart also keeps jieba off long English pages, where it is slow and adds nothing.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+import threading
+import unicodedata
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+__all__ = [
+    "is_stop_word",
+    "language",
+    "normalise",
+    "stop_words",
+    "tokenize",
+]
+
+# Characters that render as blanks but are not matched by ``str.split()`` or are invisible.
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+_SPACES_RE = re.compile(r"[^\S\n]+")
+_BLANK_LINES_RE = re.compile(r"\n\s*\n+")
+_CJK_RUN_RE = re.compile(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)")
+_WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_CJK_CHAR_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+_jieba_lock = threading.Lock()
+_jieba: Any = None
+
+
+def normalise(text: str) -> str:
+    """Unescape entities and collapse blanks, keeping paragraph breaks (one blank line at most).
+
+    Examples
+    --------
+    >>> normalise("  a&nbsp;&amp;\\u200b b \\n\\n\\n c ")
+    'a & b\\n\\nc'
+    """
+    if not text:
+        return ""
+    text = unicodedata.normalize("NFC", html.unescape(text)).translate(_INVISIBLE)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _SPACES_RE.sub(" ", text)
+    lines = [line.strip() for line in text.split("\n")]
+    return _BLANK_LINES_RE.sub("\n\n", "\n".join(lines)).strip()
+
+
+def _load_jieba() -> Any:
+    """Import and initialise jieba once, without its log lines on stderr."""
+    global _jieba
+    if _jieba is None:
+        with _jieba_lock:
+            if _jieba is None:
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+                _jieba = jieba
+    return _jieba
+
+
+@lru_cache(maxsize=65536)
+def _cut_cjk(run: str) -> tuple[str, ...]:
+    """Segment one run of CJK characters (cached: forum pages repeat the same phrases)."""
+    return tuple(w for w in _load_jieba().lcut(run, HMM=True) if w.strip())
+
+
+def tokenize(text: str, *, drop_stop_words: bool = False) -> list[str]:
+    """Split ``text`` into lower-cased words: jieba for CJK runs, letter/digit runs otherwise.
+
+    Punctuation and blanks are dropped. With ``drop_stop_words`` the words of
+    :func:`stop_words` are dropped too.
+
+    Examples
+    --------
+    >>> tokenize("Hello, World! It's 2024.")
+    ['hello', 'world', "it's", '2024']
+    """
+    tokens: list[str] = []
+    for i, part in enumerate(_CJK_RUN_RE.split(text)):
+        if not part:
+            continue
+        if i % 2:
+            tokens.extend(_cut_cjk(part))
+        else:
+            tokens.extend(m.group().lower() for m in _WORD_RE.finditer(part))
+    if drop_stop_words:
+        stops = stop_words()
+        tokens = [t for t in tokens if t not in stops]
+    return tokens
+
+
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    """Chinese and English stop words shipped in ``data/stopwords.txt`` (see data/README.md)."""
+    raw = resources.files("forumcrawl.extractors").joinpath("data/stopwords.txt").read_text("utf-8")
+    return frozenset(
+        line.strip().lower() for line in raw.splitlines() if line.strip() and not line.startswith("#")
+    )
+
+
+def is_stop_word(word: str) -> bool:
+    """Whether ``word`` is a stop word, or has no letter at all (numbers, punctuation)."""
+    return word.lower() in stop_words() or not any(c.isalpha() for c in word)
+
+
+# Function words that tell the main Latin-script languages apart; a handful is enough on a page.
+_LATIN_MARKERS = {
+    "en": frozenset("the and of to is that it with for was you this are have not".split()),
+    "de": frozenset("der die und das ist nicht ich mit sie auf ein eine den zu wir".split()),
+    "fr": frozenset("le la les et est des une pas que qui dans pour je vous sur".split()),
+    "es": frozenset("el la los las y es que de una por con para no se lo".split()),
+}
+_SCRIPT_RANGES = (
+    ("ja", re.compile(r"[\u3040-\u30ff]")),
+    ("ko", re.compile(r"[\uac00-\ud7af]")),
+    ("ru", re.compile(r"[\u0400-\u04ff]")),
+    ("ar", re.compile(r"[\u0600-\u06ff]")),
+    ("el", re.compile(r"[\u0370-\u03ff]")),
+    ("he", re.compile(r"[\u0590-\u05ff]")),
+    ("th", re.compile(r"[\u0e00-\u0e7f]")),
+)
+_LATIN_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
+def language(text: str) -> str:
+    """Guess the main language of ``text`` from its character classes (``""`` if no letters).
+
+    Han characters give ``"zh"`` unless kana are frequent (``"ja"``); other scripts map to their
+    main language; Latin text is told apart by common function words, defaulting to ``"en"``.
+
+    Examples
+    --------
+    >>> language("今天天气很好，我们去公园吧")
+    'zh'
+    >>> language("Der Hund und die Katze sind nicht da")
+    'de'
+    """
+    sample = text[:20000]
+    counts = {"zh": len(_CJK_CHAR_RE.findall(sample)), "latin": len(_LATIN_RE.findall(sample))}
+    for name, pattern in _SCRIPT_RANGES:
+        counts[name] = len(pattern.findall(sample))
+    if counts["ja"] and counts["ja"] >= 0.2 * counts["zh"]:
+        counts["ja"] += counts["zh"]
+    best = max(counts, key=lambda k: counts[k])
+    if counts[best] == 0:
+        return ""
+    if best != "latin":
+        return best
+    words = [w.lower() for w in _WORD_RE.findall(sample[:5000])]
+    hits = {lang: sum(w in markers for w in words) for lang, markers in _LATIN_MARKERS.items()}
+    top = max(hits, key=lambda k: hits[k])
+    return top if hits[top] > hits["en"] else "en"
