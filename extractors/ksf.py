@@ -72,6 +72,9 @@ _AUTHOR_CLASS_RE = re.compile(r"author|user|name|poster|nick|member", re.IGNOREC
 _MAX_AUTHOR_CHARS = 40
 _MAX_FIELD_CHARS = 120
 _DIGIT_RE = re.compile(r"\d")
+#: A class is part of a learned locator when elements holding this share of the votes carry it
+#: (tuned on machina and magic-forums: per-post classes such as odd/even sit near 0.5).
+_CLASS_SHARE = 0.8
 
 
 # --------------------------------------------------------------------------------------------
@@ -251,31 +254,99 @@ def _path_locator(el: HtmlElement, steps: int = 3) -> str:
     return "//" + "/".join(names)
 
 
-def _block_locator(el: HtmlElement, max_climb: int) -> str:
-    """Location voted for by a keyword in ``el``'s line: the nearest named block ancestor."""
+def _named_block(el: HtmlElement, max_climb: int) -> HtmlElement | None:
+    """The nearest block ancestor-or-self of ``el`` that has a stable class or a numbered id."""
     node: HtmlElement | None = el
     for _ in range(max_climb):
         if node is None or node.tag in {"html", "body"}:
-            break
-        if node.tag in BLOCK_TAGS and node.tag != "br":
-            loc = _own_locator(node)
-            if loc:
-                return loc
+            return None
+        if node.tag in BLOCK_TAGS and node.tag != "br" and _own_locator(node):
+            return node
         node = node.getparent()
-    return _path_locator(el)
+    return None
 
 
-def _relative_locator(el: HtmlElement, container: HtmlElement) -> str:
-    """Location of ``el`` inside ``container``: its class, else a child-step path from it."""
-    own = _own_locator(el)
-    if own:
-        return own
+def _keys(el: HtmlElement) -> list[str]:
+    """Vote keys of a named element: ``tag.token`` per stable class, ``tag[id^=…]``."""
+    keys = [f"{el.tag}.{c}" for c in _stable_classes(el) if _css_ident(c)]
+    m = _ID_PREFIX_RE.match(el.get("id") or "")
+    if m:
+        keys.append(f'{el.tag}[id^="{m.group(1)}"]')
+    return keys
+
+
+def _generalise(elements: Counter[HtmlElement], share: float) -> str:
+    """One CSS locator for a group of elements: their tag plus the classes most of them share.
+
+    ``elements`` maps each element to its weight (votes); a class is kept when elements holding
+    at least ``share`` of the weight carry it, so per-post classes (``odd``/``even``,
+    ``loop-item-3``) drop out while the template's classes stay.
+    """
+    tags = Counter()
+    for el, w in elements.items():
+        tags[el.tag] += w
+    tag = max(tags, key=lambda t: (tags[t], t))
+    group = {el: w for el, w in elements.items() if el.tag == tag}
+    total = sum(group.values())
+    token_weight: Counter[str] = Counter()
+    prefix_weight: Counter[str] = Counter()
+    for el, w in group.items():
+        token_weight.update({c: w for c in _stable_classes(el) if _css_ident(c)})
+        m = _ID_PREFIX_RE.match(el.get("id") or "")
+        if m:
+            prefix_weight[m.group(1)] += w
+    tokens = sorted(t for t, w in token_weight.items() if w >= share * total)
+    if tokens:
+        return tag + "".join(f".{t}" for t in tokens)
+    prefixes = [p for p, w in prefix_weight.items() if w >= share * total]
+    if prefixes:
+        return f'{tag}[id^="{min(prefixes)}"]'
+    paths = Counter()
+    for el, w in group.items():
+        paths[_path_locator(el, steps=2)] += w
+    return max(paths, key=lambda p: (paths[p], p))
+
+
+def _page_candidates(
+    lines: Sequence[Line], tokens_per_line: Sequence[list[str]], top: set[str], share: float
+) -> tuple[list[str], Counter[str]]:
+    """Algorithm 4 within one page: keyword occurrences vote for the locations holding them.
+
+    Each occurrence votes for every class of the nearest named block around it (or for a tag
+    path when there is none); the winning keys are turned into locators by
+    :func:`_generalise` over the elements that voted for them.
+    """
+    votes: list[str] = []
+    holders: dict[str, Counter[HtmlElement]] = defaultdict(Counter)
+    cache: dict[HtmlElement, tuple[HtmlElement | None, list[str]]] = {}
+    for line, tokens in zip(lines, tokens_per_line):
+        hits = sum(1 for t in tokens if t in top)
+        if not hits:
+            continue
+        if line.element not in cache:
+            named = _named_block(line.element, max_climb=8)
+            keys = _keys(named) if named is not None else [_path_locator(line.element)]
+            cache[line.element] = (named, keys)
+        named, keys = cache[line.element]
+        for key in keys:
+            votes.extend([key] * hits)
+            holders[key][named if named is not None else line.element] += hits
+    locators = [
+        key if key.startswith("//") else _generalise(holders[key], share) for key in scoring(votes)
+    ]
+    return list(dict.fromkeys(locators)), Counter(votes)
+
+
+def _relative_locators(el: HtmlElement, container: HtmlElement) -> list[str]:
+    """Candidate locations of ``el`` inside ``container``: its classes, and its tag path."""
     names = []
     node: HtmlElement | None = el
     while node is not None and node is not container:
         names.append(node.tag)
         node = node.getparent()
-    return "./" + "/".join(reversed(names))
+    path = "./" + "/".join(reversed(names))
+    own = _own_locator(el)
+    return [own, path] if own else [path]
 
 
 def _outermost(elements: Sequence[HtmlElement]) -> list[HtmlElement]:
@@ -292,6 +363,10 @@ def _select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
     if not selector:
         return []
     return _outermost([e for e in compile_selector(selector)(tree) if isinstance(e.tag, str)])
+
+
+def _select_all(trees: Sequence[HtmlElement], selector: str) -> list[HtmlElement]:
+    return [el for tree in trees for el in _select(tree, selector)]
 
 
 def _first(container: HtmlElement, selector: str) -> HtmlElement | None:
@@ -533,9 +608,15 @@ def _keywords(tokens: list[str]) -> list[str]:
     return [t for t in tokens if len(t) > 1 and not is_stop_word(t)]
 
 
-def _learn_container(pages_bodies: list[list[HtmlElement]]) -> tuple[str | None, dict[str, float]]:
-    """The per-post container: the highest ancestor of a body that holds no other body."""
-    votes: Counter[str] = Counter()
+def _learn_container(
+    trees: Sequence[HtmlElement], pages_bodies: list[list[HtmlElement]]
+) -> tuple[str | None, dict[str, float]]:
+    """The per-post container: the highest ancestor of a body that holds no other body.
+
+    Those ancestors are generalised into one locator (:func:`_generalise`), which is kept only
+    if, on the sample pages, it puts nearly every body into a container of its own.
+    """
+    tops: Counter[HtmlElement] = Counter()
     for bodies in pages_bodies:
         if len(bodies) < 2:
             continue
@@ -552,11 +633,19 @@ def _learn_container(pages_bodies: list[list[HtmlElement]]) -> tuple[str | None,
                     break
                 top = el
             if top is not chain[0]:
-                votes[_own_locator(top) or _path_locator(top, steps=2)] += 1
-    if not votes:
+                tops[top] += 1
+    if not tops:
         return None, {}
-    winner = max(votes, key=lambda k: (votes[k], -len(k)))
-    return winner, dict(votes.most_common(5))
+    locator = _generalise(tops, _CLASS_SHARE)
+    n_bodies = sum(len(b) for b in pages_bodies)
+    owned = 0
+    for tree, bodies in zip(trees, pages_bodies):
+        containers = set(_select(tree, locator))
+        owners = [next((a for a in b.iterancestors() if a in containers), None) for b in bodies]
+        owned += sum(1 for o in owners if o is not None and owners.count(o) == 1)
+    share = owned / n_bodies if n_bodies else 0.0
+    report = {locator: round(share, 3)}
+    return (locator if share >= 0.9 else None), report
 
 
 def _containers(tree: HtmlElement, rule_body: str, rule_container: str | None) -> list[tuple[HtmlElement, HtmlElement]]:
@@ -572,6 +661,25 @@ def _containers(tree: HtmlElement, rule_body: str, rule_container: str | None) -
             seen.add(owner)
             pairs.append((owner, body))
     return pairs
+
+
+def _has_block(el: HtmlElement) -> bool:
+    return any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants())
+
+
+def _profile_link(el: HtmlElement) -> bool:
+    """Whether ``el`` is, wraps exactly, or sits in a link to a user profile."""
+    if el.tag == "a":
+        return bool(_PROFILE_HREF_RE.search(el.get("href") or ""))
+    parent_link = next(el.iterancestors("a"), None)
+    if parent_link is not None:
+        return bool(_PROFILE_HREF_RE.search(parent_link.get("href") or ""))
+    link = next(el.iter("a"), None)
+    return (
+        link is not None
+        and _field_text(link) == _field_text(el)
+        and bool(_PROFILE_HREF_RE.search(link.get("href") or ""))
+    )
 
 
 def _learn_fields(
@@ -593,11 +701,11 @@ def _learn_fields(
             for rank, el in enumerate(container.iterdescendants()):
                 if not isinstance(el.tag, str) or el in inside_body or el.tag in SKIP_TAGS:
                     continue
-                loc = _relative_locator(el, container)
                 key = (page_index, post_index)
-                if key not in values[loc]:
-                    values[loc][key] = el
-                    order.setdefault(loc, rank)
+                for loc in _relative_locators(el, container):
+                    if key not in values[loc]:
+                        values[loc][key] = el
+                        order.setdefault(loc, rank)
     scored: dict[str, list[tuple[float, int, str]]] = {"author": [], "time": [], "floor": []}
     for loc, found in values.items():
         coverage = len(found) / n_posts
@@ -606,18 +714,13 @@ def _learn_fields(
         texts = {k: _field_text(el) for k, el in found.items()}
         # The selector must pick the same element a later apply_rule would (the first match).
         author_like = [
-            t for t in texts.values()
-            if 0 < len(t) <= _MAX_AUTHOR_CHARS and not find_time(t) and parse_floor(t) is None
+            t for k, t in texts.items()
+            if 0 < len(t) <= _MAX_AUTHOR_CHARS and not _has_block(found[k]) and not find_time(t) and parse_floor(t) is None
             and not t.replace(" ", "").isdigit() and len(t.split()) <= 4 and not t.endswith(":")
         ]
         if len(author_like) >= min_coverage * n_posts and len(set(author_like)) > 1:
             elements = list(found.values())
-            linked = sum(
-                1 for el in elements
-                if any(_PROFILE_HREF_RE.search(a.get("href") or "")
-                       for a in ([el] if el.tag == "a" else []) + list(el.iterancestors("a"))[:1]
-                       + list(el.iter("a"))[:1])
-            ) / len(elements)
+            linked = sum(1 for el in elements if _profile_link(el)) / len(elements)
             hinted = bool(_AUTHOR_CLASS_RE.search(loc))
             score = len(author_like) / n_posts + 0.5 * linked + 0.25 * hinted
             scored["author"].append((score, -order[loc], loc))
@@ -821,28 +924,16 @@ class KeywordScoringExtractor(BaseEstimator):
             ranked = sorted((t for t in w if w[t] > 0), key=lambda t: (-w[t], -c[t], t))
             top = ranked[: self.top_k]
             keywords.append(top)
-            top_set = set(top)
-            locs: list[str] = []
-            cache: dict[HtmlElement, str] = {}
-            for line, tokens in zip(page, tokens_per_line):
-                hits = sum(1 for t in tokens if t in top_set)
-                if hits:
-                    if line.element not in cache:
-                        cache[line.element] = _block_locator(line.element, max_climb=8)
-                    locs.extend([cache[line.element]] * hits)
-            votes = Counter(locs)
+            page_locators, votes = _page_candidates(page, tokens_per_line, set(top), _CLASS_SHARE)
             page_votes.append(votes)
-            winners.extend(scoring(locs))
-        totals: Counter[str] = Counter()
-        for votes in page_votes:
-            totals.update(votes)
+            winners.extend(page_locators)
         best = scoring(winners)
         if not best:
             raise ValueError("no keyword found in the sample pages: nothing to learn a rule from")
         across = Counter(winners)
-        body = max(best, key=lambda loc: (totals[loc], -len(loc)))
+        body = min(best, key=lambda loc: (-len(_select_all(trees, loc)), loc))
         pages_bodies = [_select(tree, body) for tree in trees]
-        container, container_votes = _learn_container(pages_bodies)
+        container, container_votes = _learn_container(trees, pages_bodies)
         fields, field_report = _learn_fields(trees, body, container, self.min_coverage)
         exclude, exclude_votes = _learn_exclusions(trees, body, self.prefix_chars)
         field_report = {"container": dict(container_votes), **field_report}

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from forumcrawl.extractors.dates import find_time, to_iso
+
+NOW = datetime(2024, 3, 8, 9, 0)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("发表于 2024-3-5 14:02", "2024-03-05T14:02:00"),
+        ("2024-03-05 14:02:33", "2024-03-05T14:02:33"),
+        ("2024年3月5日 14:02", "2024-03-05T14:02:00"),
+        ("2024/3/5 下午 2:02", "2024-03-05T14:02:00"),
+        ("3 天前", "2024-03-05T09:00:00"),
+        ("2 小时前", "2024-03-08T07:00:00"),
+        ("半小时前", "2024-03-08T08:30:00"),
+        ("刚刚", "2024-03-08T09:00:00"),
+        ("昨天 12:30", "2024-03-07T12:30:00"),
+        ("前天 08:15", "2024-03-06T08:15:00"),
+        ("Tue Mar 05, 2024 2:02 pm", "2024-03-05T14:02:00"),
+        ("March 5, 2024", "2024-03-05"),
+        ("5 March 2024", "2024-03-05"),
+        ("5 days ago", "2024-03-03T09:00:00"),
+        ("an hour ago", "2024-03-08T08:00:00"),
+        ("yesterday at 3pm", "2024-03-07T15:00:00"),
+        ("Jan. 20, 2023, 12:58 a.m.", "2023-01-20T00:58:00"),
+        ("Jan. 13, 2023, midnight", "2023-01-13T00:00:00"),
+        ("05.03.2024 14:02", "2024-03-05T14:02:00"),
+        ("2024-03-05T14:02:33Z", "2024-03-05T14:02:33+00:00"),
+        ("2024-03-05 14:02 +08:00", "2024-03-05T14:02:00+08:00"),
+    ],
+)
+def test_to_iso_forms(raw: str, expected: str) -> None:
+    assert to_iso(raw, now=NOW) == expected
+
+
+def test_relative_keeps_now_timezone() -> None:
+    now = datetime(2024, 3, 8, 9, 0, tzinfo=timezone(timedelta(hours=8)))
+    assert to_iso("3 天前", now=now) == "2024-03-05T09:00:00+08:00"
+
+
+def test_named_date_without_year_is_not_in_the_future() -> None:
+    assert to_iso("Dec 24 10:00", now=NOW) == "2023-12-24T10:00:00"
+
+
+def test_dateparser_fallback_for_other_languages() -> None:
+    assert to_iso("il y a 3 jours", now=NOW)[:10] == "2024-03-05"
+
+
+@pytest.mark.parametrize("raw", ["", "   ", "hello world", "Posts: 64"])
+def test_not_a_time(raw: str) -> None:
+    assert to_iso(raw, now=NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("楼主 张三 发表于 2024-3-5 14:02 | 只看该作者", "发表于 2024-3-5 14:02"),
+        ("By: alice on Jan. 20, 2023, 12:58 a.m.", "on Jan. 20, 2023, 12:58 a.m."),
+        ("李四 3 天前 回复", "3 天前"),
+        ("Posted: Tue Mar 05, 2024 2:02 pm Post subject", "Posted: Tue Mar 05, 2024 2:02 pm"),
+        ("bob — 5 days ago", "5 days ago"),
+        ("沙发 王五 昨天 12:30", "昨天 12:30"),
+        ("you may 5 times try", None),
+        ("no time here", None),
+    ],
+)
+def test_find_time(text: str, found: str | None) -> None:
+    assert find_time(text) == found

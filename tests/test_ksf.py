@@ -1,0 +1,304 @@
+"""KSF on a small hand-written Discuz-like forum, plus the estimator contract."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import datetime
+from html import escape
+
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+
+from forumcrawl.document import Document
+from forumcrawl.extractors.ksf import (
+    KeywordScoringExtractor,
+    KsfRule,
+    apply_rule,
+    extract_single,
+    ksf_weights,
+    scoring,
+)
+from forumcrawl.extractors.posts import own_text, parse_floor
+
+NOW = datetime(2024, 3, 8, 9, 0)
+FLOOR_LABELS = {1: "楼主", 2: "沙发", 3: "板凳", 4: "地板"}
+SIGNATURES = {
+    "张三": "人生苦短，我用Python。签名档里的固定文字",
+    "alice": "Sent from my mechanical keyboard, every keystroke counts",
+}
+
+# (title, [(author, time as written, ISO expected, text, quoted floor or None, edited)])
+THREADS = [
+    ("笔记本风扇噪音很大怎么办", [
+        ("张三", "发表于 2024-3-5 14:02", "2024-03-05T14:02:00",
+         "我的笔记本最近风扇噪音特别大，尤其是打开浏览器看视频的时候，温度也升到八十多度。", None, False),
+        ("李四", "发表于 2024-3-5 15:10", "2024-03-05T15:10:00",
+         "可以先清理一下散热片上的灰尘，再换一次硅脂，一般能降十度左右。", None, True),
+        ("王五", "3 天前", "2024-03-05T09:00:00",
+         "同意楼上，另外检查一下后台有没有挖矿程序占用显卡。", 2, False),
+    ]),
+    ("How do I resize an ext4 partition safely", [
+        ("alice", "2024-02-11 08:30", "2024-02-11T08:30:00",
+         "I want to shrink my ext4 home partition to make room for a second distribution. "
+         "Is resize2fs enough or do I need gparted from a live stick?", None, False),
+        ("bob", "2024-02-11 09:45", "2024-02-11T09:45:00",
+         "Unmount it first, run e2fsck, then resize2fs to the new size, and only then shrink "
+         "the partition with parted. Always keep a backup.", None, False),
+        ("carol", "昨天 12:30", "2024-03-07T12:30:00",
+         "Gparted does exactly those steps for you and shows a progress bar.", 1, True),
+        ("dave", "2 小时前", "2024-03-08T07:00:00",
+         "Remember that XFS cannot shrink at all, only ext filesystems can.", None, False),
+    ]),
+    ("自制酸奶失败了求助", [
+        ("赵六", "发表于 2024-1-20 10:00", "2024-01-20T10:00:00",
+         "用牛奶加菌粉在电饭煲里保温八小时，结果还是稀的，也有点发苦，是哪里出问题了？", None, False),
+        ("张三", "前天 08:15", "2024-03-06T08:15:00",
+         "温度太高会把乳酸菌烫死，保持在四十度左右，酸奶机比电饭煲稳定得多。", None, False),
+        ("孙七", "半小时前", "2024-03-08T08:30:00",
+         "发苦可能是发酵时间太长了，试试六个小时就放进冰箱冷藏。", 1, False),
+    ]),
+    ("Best sourdough hydration for beginners", [
+        ("erin", "2024-01-02 18:00", "2024-01-02T18:00:00",
+         "My sourdough loaves keep spreading flat in the oven. I use eighty percent hydration "
+         "and bake in a dutch oven at two hundred and forty degrees.", None, False),
+        ("frank", "2024-01-02 19:30", "2024-01-02T19:30:00",
+         "Drop to sixty eight percent until your shaping improves; wet dough is unforgiving.", 1, False),
+        ("alice", "5 天前", "2024-03-03T09:00:00",
+         "Cold retard the shaped loaf overnight in the fridge, scoring gets much easier too.", None, False),
+    ]),
+    ("旧电脑装什么系统比较流畅", [
+        ("周八", "发表于 2024-2-1 20:00", "2024-02-01T20:00:00",
+         "家里有台十年前的台式机，两个内存条一共四个G，想装个系统给老人上网看新闻。", None, False),
+        ("吴九", "发表于 2024-2-1 21:12", "2024-02-01T21:12:00",
+         "推荐轻量的发行版，桌面用XFCE，开机只占三百兆内存，浏览器换成火狐。", None, False),
+        ("张三", "刚刚", "2024-03-08T09:00:00",
+         "再加一条固态硬盘，比换系统提升明显，几十块钱就够了。", 2, True),
+    ]),
+    ("Mechanical keyboard switches for typing all day", [
+        ("gina", "2024-02-20 07:05", "2024-02-20T07:05:00",
+         "Linear, tactile or clicky? I write documentation eight hours a day and my wrists hurt.", None, False),
+        ("alice", "2024-02-20 07:40", "2024-02-20T07:40:00",
+         "Tactile brown switches with o-rings are quiet enough for an office and easy on fingers.", None, False),
+        ("henry", "2024-02-21 10:00", "2024-02-21T10:00:00",
+         "A wrist rest and a lower desk height will help more than any switch choice.", 1, False),
+    ]),
+]
+
+
+def render(thread_id: int, *, layout: str = "discuz") -> str:
+    """One thread page of the fake forum (``layout="other"``: a different template)."""
+    title, posts = THREADS[thread_id]
+    out = [
+        "<html><head><title>", escape(title), " - 测试论坛</title></head><body>",
+        '<div id="hd"><a href="/">首页</a> <a href="/forum">论坛</a> <a href="/login">登录</a></div>',
+        '<div class="nav">测试论坛 &gt; 综合讨论区 &gt; ', escape(title), "</div>",
+        '<div class="ad">广告：高速镜像，限时优惠，点击领取代金券</div>',
+        "<h1>", escape(title), "</h1>", '<div id="postlist">',
+    ]
+    for i, (author, when, _iso, text, quoted, edited) in enumerate(posts, start=1):
+        pid = 1000 + thread_id * 10 + i
+        body = ""
+        if quoted:
+            q_author, _, _, q_text, _, _ = posts[quoted - 1]
+            body += (f'<div class="quote"><blockquote>{escape(q_author)} 发表于 … {escape(q_text[:30])}'
+                     "</blockquote></div>")
+        if edited:
+            body += f'<i class="pstatus"> 本帖最后由 {escape(author)} 于 2024-3-6 10:00 编辑 </i><br />'
+        body += escape(text)
+        floor = FLOOR_LABELS.get(i, f"{i}#")
+        if layout == "discuz":
+            sig = SIGNATURES.get(author)
+            out += [
+                f'<div id="post_{pid}" class="plhin{" first" if i == 1 else ""}"><table><tr>',
+                f'<td class="pls"><div class="authi"><a href="home.php?mod=space&uid={pid % 97}" ',
+                f'class="xw1">{escape(author)}</a></div><p>积分 {pid % 500}</p><p>只看该作者</p></td>',
+                f'<td class="plc"><div class="pi"><strong><a href="#pid{pid}">{floor}</a></strong>',
+                f'<em id="authorposton{pid}">{escape(when)}</em></div>',
+                f'<div class="t_fsz"><table><tr><td class="t_f" id="postmessage_{pid}">{body}</td>',
+                "</tr></table></div>",
+                f'<div class="sign">{escape(sig)}</div>' if sig else "",
+                '<div class="po">回复 引用 举报</div></td></tr></table></div>',
+            ]
+        else:
+            out += [f'<article><header>{escape(author)} - {escape(when)}</header><section>{body}</section></article>']
+    out += ["</div>", '<div id="ft">Powered by Discuz! (C) 2001-2024 Comsenz Inc.</div></body></html>']
+    return "".join(out)
+
+
+def document(thread_id: int, *, layout: str = "discuz", encoding: str = "gbk") -> Document:
+    html = render(thread_id, layout=layout)
+    body = html.replace("<head>", f'<head><meta charset="{encoding}">').encode(encoding)
+    return Document.from_bytes(body, f"http://bbs.example.com/thread-{thread_id}-1-1.html")
+
+
+@pytest.fixture(scope="module")
+def forum() -> list[Document]:
+    return [document(i) for i in range(len(THREADS))]
+
+
+@pytest.fixture(scope="module")
+def fitted(forum: list[Document]) -> KeywordScoringExtractor:
+    return KeywordScoringExtractor(n_pages=5, random_state=0).fit(forum)
+
+
+# ---------------------------------------------------------------------------------------- algorithm
+
+
+def test_ksf_weights_follow_formulas_9_to_11() -> None:
+    from collections import Counter
+    import math
+
+    w = ksf_weights([Counter(a=2, t=1), Counter(b=1, t=1), Counter(c=1, t=1)])
+    assert w[0]["a"] == pytest.approx(1.0 * math.log(3 / 2))
+    assert w[0]["t"] == pytest.approx((1 / 3) * math.log(3 / 4))
+
+
+def test_scoring_is_algorithm_4() -> None:
+    assert scoring(["x", "y", "x", "z", "z"]) == ["x", "z"]
+    assert scoring([]) == []
+
+
+def test_parse_floor() -> None:
+    assert [parse_floor(t) for t in ("楼主", "沙发", "板凳", "地板", "#12", "12#", "12楼", "Posts: 3")] == [
+        1, 2, 3, 4, 12, 12, 12, None,
+    ]
+
+
+# ------------------------------------------------------------------------------------- the forum
+
+
+def test_rule_finds_bodies_container_and_fields(fitted: KeywordScoringExtractor) -> None:
+    rule = fitted.rule_
+    assert rule.body == "td.t_f"
+    assert rule.container == "div.plhin"
+    assert rule.author in {"a.xw1", "div.authi"}
+    assert rule.time is not None and rule.floor is not None
+    assert rule.mode == "sample" and rule.n_pages == 5
+    assert sum(rule.votes.values()) == 5
+    assert all(fitted.keywords_)
+
+
+@pytest.mark.parametrize("thread_id", range(len(THREADS)))
+def test_posts_of_every_page(fitted: KeywordScoringExtractor, thread_id: int) -> None:
+    posts = fitted.extract(document(thread_id), now=NOW)
+    truth = THREADS[thread_id][1]
+    assert len(posts) == len(truth)
+    for i, (post, (author, when, iso, text, _quoted, _edited)) in enumerate(zip(posts, truth), start=1):
+        assert post.floor == i
+        assert post.author == author
+        assert post.published == iso
+        assert post.published_raw == when
+        assert post.text == text  # no quote, no signature, no edit notice
+
+
+def test_drift_gives_no_posts(fitted: KeywordScoringExtractor) -> None:
+    assert fitted.extract(document(0, layout="other"), now=NOW) == []
+
+
+def test_apply_rule_is_pure_and_matches_extract(fitted: KeywordScoringExtractor) -> None:
+    doc = document(1)
+    assert apply_rule(fitted.rule_, doc, now=NOW) == fitted.extract(doc, now=NOW)
+
+
+def test_single_page_mode() -> None:
+    posts = extract_single(document(1), now=NOW)
+    assert [p.author for p in posts] == ["alice", "bob", "carol", "dave"]
+    assert posts[2].text == THREADS[1][1][2][3]
+
+
+def test_single_page_fit_uses_background() -> None:
+    model = KeywordScoringExtractor().fit([document(3)])
+    assert model.rule_.mode == "single"
+    assert model.rule_.body == "td.t_f"
+
+
+def test_own_text_drops_quotes_signature_delimiter_and_edit_notice() -> None:
+    html = (
+        "<div><blockquote>old words</blockquote><p>Last edited by bob on Monday</p>"
+        "<p>new words</p><p>--</p><p>my signature</p></div>"
+    )
+    el = Document.from_text(html).tree.find(".//div")
+    assert own_text(el) == "new words"
+
+
+# ------------------------------------------------------------------------------ estimator contract
+
+
+def test_get_params_and_clone() -> None:
+    model = KeywordScoringExtractor(n_pages=3, top_k=10, random_state=7)
+    params = model.get_params()
+    assert params["n_pages"] == 3 and params["top_k"] == 10 and params["random_state"] == 7
+    twin = clone(model)
+    assert twin.get_params() == params
+    assert not hasattr(twin, "rule_")
+
+
+def test_fit_returns_self(forum: list[Document]) -> None:
+    model = KeywordScoringExtractor()
+    assert model.fit(forum) is model
+
+
+def test_not_fitted() -> None:
+    with pytest.raises(NotFittedError):
+        KeywordScoringExtractor().extract(document(0))
+
+
+def test_deterministic_for_fixed_random_state(forum: list[Document]) -> None:
+    a = KeywordScoringExtractor(n_pages=3, random_state=42).fit(forum)
+    b = KeywordScoringExtractor(n_pages=3, random_state=42).fit(list(forum))
+    assert a.rule_.to_dict() == b.rule_.to_dict()
+    assert a.keywords_ == b.keywords_
+    assert a.sample_urls_ == b.sample_urls_
+
+
+def test_second_fit_forgets_the_first(forum: list[Document]) -> None:
+    model = KeywordScoringExtractor().fit([document(0, layout="other"), document(1, layout="other"),
+                                           document(2, layout="other")])
+    other_rule = model.rule_.body
+    model.fit(forum)
+    assert model.rule_.body == "td.t_f" != other_rule
+
+
+@pytest.mark.parametrize(
+    "params", [{"n_pages": 0}, {"top_k": -1}, {"template_share": 1.5}, {"min_coverage": "x"}]
+)
+def test_invalid_parameters_raise_in_fit(forum: list[Document], params: dict) -> None:
+    model = KeywordScoringExtractor(**params)  # __init__ stores, never validates
+    with pytest.raises(ValueError):
+        model.fit(forum)
+
+
+def test_fit_without_pages_raises() -> None:
+    with pytest.raises(ValueError):
+        KeywordScoringExtractor().fit([Document.from_text("")])
+
+
+def test_rule_json_round_trip(fitted: KeywordScoringExtractor) -> None:
+    data = json.loads(json.dumps(fitted.rule_.to_dict(), ensure_ascii=False))
+    assert data["rule_id"] == fitted.rule_.rule_id
+    rule = KsfRule.from_dict(data)
+    assert rule == fitted.rule_ and rule.rule_id == fitted.rule_.rule_id
+    doc = document(2)
+    assert apply_rule(rule, doc, now=NOW) == fitted.extract(doc, now=NOW)
+    assert "td.t_f" in str(rule)
+
+
+def test_edited_rule_changes_id_and_is_validated(fitted: KeywordScoringExtractor) -> None:
+    data = fitted.rule_.to_dict()
+    data["body"] = "td.t_f, div.message"
+    assert KsfRule.from_dict(data).rule_id != fitted.rule_.rule_id
+    with pytest.raises(ValueError):
+        KsfRule.from_dict({**data, "body": "td[[["})
+    with pytest.raises(ValueError):
+        KsfRule.from_dict({**data, "body": ""})
+
+
+def test_random_samples_learn_the_same_rule(forum: list[Document]) -> None:
+    rng = random.Random(0)
+    bodies = {
+        KeywordScoringExtractor(n_pages=3, random_state=rng.randrange(1000)).fit(forum).rule_.body
+        for _ in range(5)
+    }
+    assert bodies == {"td.t_f"}

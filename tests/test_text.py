@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+import pytest
+
+from forumcrawl.extractors.text import is_stop_word, language, normalise, stop_words, tokenize
+
+
+def test_normalise_entities_and_blanks() -> None:
+    assert normalise("  a&nbsp;&amp;\u200b  b \r\n\n\n\n c\t d ") == "a & b\n\nc d"
+    assert normalise("") == ""
+
+
+def test_tokenize_chinese_with_jieba() -> None:
+    tokens = tokenize("我们今天讨论Debian的安装问题")
+    assert "debian" in tokens
+    assert "安装" in tokens and "问题" in tokens
+    assert all(t.strip() for t in tokens)
+
+
+def test_tokenize_latin_words_lowercased_punctuation_dropped() -> None:
+    assert tokenize("Hello, World! It's 2024 -- apt-get.") == ["hello", "world", "it's", "2024", "apt", "get"]
+
+
+def test_tokenize_drops_stop_words_on_request() -> None:
+    assert tokenize("the kernel and 的 内核", drop_stop_words=True) == ["kernel", "内核"]
+
+
+def test_stop_words_shipped() -> None:
+    words = stop_words()
+    assert {"the", "的", "回复", "quote"} <= words
+    assert is_stop_word("The") and is_stop_word("2024") and not is_stop_word("kernel")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("今天天气很好，我们去公园散步吧", "zh"),
+        ("The kernel was upgraded and it is working with the new driver", "en"),
+        ("Der Hund und die Katze sind nicht mit uns auf der Straße", "de"),
+        ("Le chat est dans la maison et les enfants sont pour le jardin", "fr"),
+        ("Привет, как дела?", "ru"),
+        ("これは日本語のテキストです", "ja"),
+        ("12345 !!!", ""),
+    ],
+)
+def test_language(text: str, expected: str) -> None:
+    assert language(text) == expected
