@@ -1,0 +1,38 @@
+"""A parametric local forum for tests and ``forumcrawl demo``, with the exact truth of its content.
+
+Three markup families, each its own site on its own port: ``discuz`` (Discuz! X3 dynamic URLs,
+GBK), ``phpbb`` (phpBB 3 prosilver, English) and ``static`` (rewritten Discuz URLs, another
+theme, relative Chinese times). Content is generated from a seed; the truth lists every thread
+page with its posts, every other page, the aliases, the robots-disallowed links and the pages
+that are broken on purpose (truncated, wrong charset, binary, 404, 500, empty)::
+
+    with serve("discuz", preset="small") as server:
+        truth = server.truth            # SiteTruth for server.url
+        ...crawl server.url...
+        assert not set(server.requests) & {...disallowed targets...}
+
+Standard library only; nothing listens beyond the given host (127.0.0.1 by default).
+"""
+
+from __future__ import annotations
+
+from forumcrawl.mockforum.server import MockForumServer, RequestLog, serve, serve_all
+from forumcrawl.mockforum.site import FAMILIES, PRESETS, ForumSite, Response
+from forumcrawl.mockforum.times import DEFAULT_NOW
+from forumcrawl.mockforum.truth import BROKEN_KINDS, PostTruth, SiteTruth, ThreadTruth
+
+__all__ = [
+    "BROKEN_KINDS",
+    "DEFAULT_NOW",
+    "FAMILIES",
+    "PRESETS",
+    "ForumSite",
+    "MockForumServer",
+    "PostTruth",
+    "RequestLog",
+    "Response",
+    "SiteTruth",
+    "ThreadTruth",
+    "serve",
+    "serve_all",
+]

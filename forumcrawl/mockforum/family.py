@@ -1,0 +1,229 @@
+"""What the three markup families share: the route table, robots rules and truth building.
+
+A family registers every URL its pages link, as the link is written (relative to the site root,
+``&`` unescaped): canonical pages with the function that renders them, aliases with the page
+they stand for, broken pages with their kind, and the robots-disallowed links it prints. The
+server answers from this table only, so the truth and what is served cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import struct
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar
+from urllib.parse import parse_qsl, urljoin, urlsplit
+
+from forumcrawl.mockforum.plan import Plan, Post, Thread, User
+from forumcrawl.mockforum.times import iso
+from forumcrawl.mockforum.truth import PostTruth, SiteTruth, ThreadTruth
+
+__all__ = ["Family", "Page", "Route", "attr", "text"]
+
+
+def text(value: object) -> str:
+    """Escape for an HTML text node."""
+    return html.escape(str(value), quote=False)
+
+
+def attr(value: object) -> str:
+    """Escape for a double-quoted HTML attribute (hrefs: ``&`` becomes ``&amp;``)."""
+    return html.escape(str(value), quote=True)
+
+
+@dataclass(frozen=True)
+class Page:
+    """A rendered response before encoding: ``body`` is text unless the page is binary."""
+
+    status: int
+    body: str | bytes
+    charset: str
+    encoding: str
+
+
+@dataclass(frozen=True)
+class Route:
+    """One linked URL: a page (``topic`` or ``page``), an ``alias`` or a ``broken`` page."""
+
+    role: str
+    render: Callable[[], Page] | None = None
+    target: str | None = None
+    kind: str | None = None
+
+
+class Family:
+    """Base of a markup family; subclasses register their routes in :meth:`register`."""
+
+    name: ClassVar[str]
+    lang: ClassVar[str]
+    encoding: ClassVar[str]
+    #: The charset the wrong-charset thread's bytes are really in.
+    wrong_encoding: ClassVar[str]
+    #: How percent-escapes in query strings are read (Discuz on GBK encodes user names in GBK).
+    query_encoding: ClassVar[str] = "utf-8"
+    #: robots.txt ``Disallow`` prefixes (path plus query, as requested).
+    disallow: ClassVar[tuple[str, ...]]
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.routes: dict[str, Route] = {}
+        self.disallowed: set[str] = set()
+        self.actual_encodings: dict[str, str] = {}
+        self.register()
+        self._keys = {self.key(href): href for href in self.routes}
+
+    # -- to implement -------------------------------------------------------------------------
+
+    def register(self) -> None:
+        """Fill :attr:`routes` and :attr:`disallowed`."""
+        raise NotImplementedError
+
+    def thread_href(self, thread: Thread, page: int) -> str:
+        """Canonical link of a thread page."""
+        raise NotImplementedError
+
+    def time_text(self, moment: datetime) -> tuple[str, datetime]:
+        """How a post header writes ``moment``, and the time that text denotes."""
+        raise NotImplementedError
+
+    # -- routing --------------------------------------------------------------------------------
+
+    def key(self, target: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """Lookup key of a link or request target: path, and query pairs in any order."""
+        parts = urlsplit(urljoin("/", target))
+        pairs = parse_qsl(parts.query, keep_blank_values=True, encoding=self.query_encoding,
+                          errors="replace")
+        return parts.path, tuple(sorted(pairs))
+
+    def lookup(self, target: str) -> tuple[str, Route] | None:
+        """The registered href and route a request target stands for, if any."""
+        href = self._keys.get(self.key(target))
+        return (href, self.routes[href]) if href is not None else None
+
+    def add_page(self, href: str, render: Callable[[], Page], *, topic: bool = False) -> None:
+        """Register a canonical page."""
+        self.routes[href] = Route("topic" if topic else "page", render=render)
+
+    def add_alias(self, href: str, target: str) -> None:
+        """Register another link form of the canonical page ``target``."""
+        if href != target:
+            self.routes[href] = Route("alias", target=target)
+
+    def add_broken(self, href: str, kind: str, render: Callable[[], Page]) -> None:
+        """Register a broken page."""
+        self.routes[href] = Route("broken", render=render, kind=kind)
+
+    def is_disallowed(self, target: str) -> bool:
+        """Whether robots.txt forbids ``target`` (a root-relative path with query)."""
+        path = urljoin("/", target)
+        return any(path.startswith(prefix) for prefix in self.disallow)
+
+    def robots_txt(self) -> str:
+        """The site's robots.txt."""
+        lines = ["User-agent: *", *(f"Disallow: {prefix}" for prefix in self.disallow)]
+        return "\n".join(lines) + "\n"
+
+    # -- page helpers -----------------------------------------------------------------------------
+
+    def page(self, body: str, status: int = 200) -> Page:
+        """An ordinary page in the site's charset."""
+        return Page(status, body, self.encoding, self.encoding)
+
+    def thread_page(self, thread: Thread, body: str) -> Page:
+        """A thread page; the wrong-charset thread keeps the declaration but not the bytes."""
+        encoding = self.wrong_encoding if thread.wrong_charset else self.encoding
+        return Page(200, body, self.encoding, encoding)
+
+    @staticmethod
+    def truncated(page: Page) -> Page:
+        """``page`` cut off inside a tag a little past its middle."""
+        body = str(page.body)
+        cut = body.index("<", len(body) * 11 // 20) + 4
+        return Page(page.status, body[:cut], page.charset, page.encoding)
+
+    def binary(self, seed: int) -> Page:
+        """A small valid-looking PNG, served as if it were HTML."""
+        rng = random.Random(seed)
+        header = struct.pack(">IIBBBBB", 64, 48, 8, 2, 0, 0, 0)
+        chunk = b"IHDR" + header
+        png = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(header)) + chunk
+        png += struct.pack(">I", zlib.crc32(chunk))
+        png += bytes(rng.randrange(256) for _ in range(1500))
+        return Page(200, png, self.encoding, self.encoding)
+
+    def empty(self) -> Page:
+        """A 200 page with no body at all."""
+        return Page(200, "", self.encoding, self.encoding)
+
+    @staticmethod
+    def posts_of(thread: Thread, per_page: int, page: int) -> list[Post]:
+        """The posts shown on one page of ``thread``."""
+        return thread.pages(per_page)[page - 1]
+
+    def add_thread(self, thread: Thread, render: Callable[[Thread, int], Page]) -> None:
+        """Register every page of ``thread`` as a topic page."""
+        for n in range(1, len(thread.pages(self.plan.posts_per_page)) + 1):
+            href = self.thread_href(thread, n)
+            self.add_page(href, lambda n=n: render(thread, n), topic=True)
+            if thread.wrong_charset:
+                self.actual_encodings[href] = self.wrong_encoding
+
+    # -- truth ------------------------------------------------------------------------------------
+
+    def post_truth(self, post: Post) -> PostTruth:
+        """What an extractor should find for ``post``."""
+        raw, denoted = self.time_text(post.time)
+        return PostTruth(
+            floor=post.floor,
+            author=post.author.name,
+            published=iso(denoted),
+            published_raw=raw,
+            text="\n".join(post.paragraphs),
+            quote=post.quote.text if post.quote else None,
+            signature=post.signature,
+            edited=post.edit is not None,
+        )
+
+    def truth(self, base_url: str) -> SiteTruth:
+        """The site's truth with every URL made absolute against ``base_url``."""
+        base = base_url if base_url.endswith("/") else base_url + "/"
+
+        def absolute(href: str) -> str:
+            return urljoin(base, href)
+
+        per_page = self.plan.posts_per_page
+        threads = []
+        for board in self.plan.boards:
+            for thread in sorted(board.threads, key=lambda t: t.tid):
+                pages = {
+                    absolute(self.thread_href(thread, n)): [self.post_truth(p) for p in posts]
+                    for n, posts in enumerate(thread.pages(per_page), start=1)
+                }
+                threads.append(ThreadTruth(absolute(self.thread_href(thread, 1)), thread.title,
+                                           board.theme.name, pages))
+        broken = {absolute(h): r.kind for h, r in self.routes.items() if r.role == "broken"}
+        broken.update({absolute(h): "wrong-charset" for h in self.actual_encodings})
+        return SiteTruth(
+            base_url=base,
+            family=self.name,
+            now=iso(self.plan.now),
+            encoding=self.encoding,
+            topic_urls=[url for thread in threads for url in thread.pages],
+            url_aliases={absolute(h): absolute(str(r.target)) for h, r in self.routes.items()
+                         if r.role == "alias"},
+            non_topic_urls=[absolute(h) for h, r in self.routes.items() if r.role == "page"],
+            disallowed_urls=sorted(absolute(h) for h in self.disallowed),
+            broken=dict(sorted(broken.items())),
+            actual_encodings={absolute(h): e for h, e in self.actual_encodings.items()},
+            threads=threads,
+        )
+
+    # -- shared numbers -------------------------------------------------------------------------
+
+    def users_in(self, thread: Thread) -> list[User]:
+        """Distinct authors of ``thread``, by uid."""
+        return sorted({p.author.uid: p.author for p in thread.posts}.values(), key=lambda u: u.uid)

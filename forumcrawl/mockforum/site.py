@@ -1,0 +1,145 @@
+"""``ForumSite``: one generated forum, answering request targets with bytes, and its truth."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+from forumcrawl.mockforum.discuz import Discuz
+from forumcrawl.mockforum.family import Family, Page
+from forumcrawl.mockforum.phpbb import PhpBB
+from forumcrawl.mockforum.plan import Plan, build_plan
+from forumcrawl.mockforum.static import Static
+from forumcrawl.mockforum.times import DEFAULT_NOW
+from forumcrawl.mockforum.truth import SiteTruth
+
+__all__ = ["FAMILIES", "PRESETS", "ForumSite", "Response", "request_target"]
+
+_FAMILY_CLASSES: dict[str, type[Family]] = {"discuz": Discuz, "phpbb": PhpBB, "static": Static}
+
+#: The markup families, each served as its own site.
+FAMILIES = ("discuz", "phpbb", "static")
+
+#: Named sizes. ``default`` crawls in about a hundred pages per family; ``small`` in a few dozen.
+PRESETS: dict[str, dict[str, int]] = {
+    "default": {},
+    "small": {"boards": 2, "threads_per_board": 3, "posts_per_page": 5, "max_thread_pages": 3,
+              "threads_per_list_page": 2, "users": 10},
+}
+
+_NOT_FOUND = (b"<!DOCTYPE html><html><head><title>404 Not Found</title></head><body>"
+              b"<h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>")
+_FORBIDDEN = (b"<!DOCTYPE html><html><head><title>403 Forbidden</title></head><body>"
+              b"<h1>Forbidden</h1><p>You don't have permission to access this resource.</p></body></html>")
+
+
+@dataclass(frozen=True)
+class Response:
+    """What the site answers: status, headers (without Content-Length) and body bytes."""
+
+    status: int
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+
+
+def request_target(raw: str) -> str:
+    """``/path?query`` of a request line's target (origin form, or an absolute URL)."""
+    if raw.startswith("/"):
+        return raw.split("#", 1)[0]
+    parts = urlsplit(raw)
+    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+
+
+def _encode(page: Page) -> Response:
+    body = page.body if isinstance(page.body, bytes) else page.body.encode(page.encoding,
+                                                                           "xmlcharrefreplace")
+    return Response(page.status, {"Content-Type": f"text/html; charset={page.charset}"}, body)
+
+
+class ForumSite:
+    """A deterministic generated forum of one markup family; pure (no sockets).
+
+    Same arguments, same site, byte for byte: content comes from ``random.Random`` seeded with
+    the family and ``seed``, pages are rendered on request from that plan. ``now`` is the
+    site's clock for relative times ("3 天前"); it defaults to :data:`DEFAULT_NOW`.
+    """
+
+    def __init__(
+        self,
+        family: str,
+        *,
+        boards: int = 3,
+        threads_per_board: int = 8,
+        posts_per_page: int = 10,
+        max_thread_pages: int = 4,
+        seed: int = 0,
+        now: datetime | None = None,
+        threads_per_list_page: int = 5,
+        users: int = 24,
+    ) -> None:
+        if family not in _FAMILY_CLASSES:
+            raise ValueError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
+        self.family = family
+        self.seed = seed
+        kind = _FAMILY_CLASSES[family]
+        self.plan: Plan = build_plan(
+            kind.lang,
+            f"{family}:{seed}",
+            boards=boards,
+            threads_per_board=threads_per_board,
+            posts_per_page=posts_per_page,
+            max_thread_pages=max_thread_pages,
+            threads_per_list_page=threads_per_list_page,
+            users=users,
+            now=now or DEFAULT_NOW,
+        )
+        self._family = kind(self.plan)
+        self._render = lru_cache(maxsize=512)(self._render_href)
+
+    @classmethod
+    def from_preset(cls, family: str, preset: str = "default", **overrides: Any) -> ForumSite:
+        """A site of a named size from :data:`PRESETS`, with any argument overridden."""
+        if preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}")
+        return cls(family, **{**PRESETS[preset], **overrides})
+
+    @property
+    def now(self) -> datetime:
+        """The site's clock."""
+        return self.plan.now
+
+    @property
+    def robots_txt(self) -> str:
+        """The site's robots.txt."""
+        return self._family.robots_txt()
+
+    def render(self, path_and_query: str) -> Response:
+        """Answer a request target (``/forum.php?mod=…``; an absolute URL is reduced to it)."""
+        target = request_target(path_and_query)
+        if target == "/robots.txt":
+            return Response(200, {"Content-Type": "text/plain; charset=utf-8"},
+                            self.robots_txt.encode())
+        if self._family.is_disallowed(target):
+            return Response(403, {"Content-Type": "text/html; charset=utf-8"}, _FORBIDDEN)
+        found = self._family.lookup(target)
+        if found is None:
+            return Response(404, {"Content-Type": "text/html; charset=utf-8"}, _NOT_FOUND)
+        return self._render(found[0])
+
+    def _render_href(self, href: str) -> Response:
+        route = self._family.routes[href]
+        if route.role == "alias":
+            route = self._family.routes[str(route.target)]
+        if route.render is None:
+            raise LookupError(f"route {href!r} leads to nothing to render")
+        return _encode(route.render())
+
+    def truth(self, base_url: str) -> SiteTruth:
+        """Everything this site holds, with URLs made absolute against ``base_url``."""
+        return self._family.truth(base_url)
+
+    def __repr__(self) -> str:
+        return f"ForumSite({self.family!r}, seed={self.seed}, threads={len(self.plan.threads)})"
