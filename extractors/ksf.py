@@ -24,7 +24,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+import lxml.etree
 import numpy as np
+from cssselect import GenericTranslator
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
@@ -35,7 +37,7 @@ from forumcrawl.extractors.posts import (
     DEFAULT_EXCLUDE,
     SKIP_TAGS,
     compile_selector,
-    element_text,
+    is_xpath,
     own_text,
     parse_floor,
 )
@@ -72,6 +74,10 @@ _AUTHOR_CLASS_RE = re.compile(r"author|user|name|poster|nick|member", re.IGNOREC
 _MAX_AUTHOR_CHARS = 40
 _MAX_FIELD_CHARS = 120
 _DIGIT_RE = re.compile(r"\d")
+_translator = GenericTranslator()
+_TIME_ATTRS_XPATH = lxml.etree.XPath(
+    "descendant-or-self::*[@datetime or @title or @data-time or @data-datetime]"
+)
 #: A class is part of a learned locator when elements holding this share of the votes carry it
 #: (tuned on machina and magic-forums: per-post classes such as odd/even sit near 0.5).
 _CLASS_SHARE = 0.8
@@ -359,9 +365,22 @@ def _outermost(elements: Sequence[HtmlElement]) -> list[HtmlElement]:
     return result
 
 
+@lru_cache(maxsize=1024)
+def _outermost_xpath(selector: str) -> lxml.etree.XPath | None:
+    """For a simple CSS selector (one compound, no combinator), an XPath of its outermost matches."""
+    if is_xpath(selector) or re.search(r"[\s>+~,]", selector):
+        return None
+    own = _translator.css_to_xpath(selector, prefix="")
+    return lxml.etree.XPath(f"descendant-or-self::{own}[not(ancestor::{own})]")
+
+
 def _select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
+    """Outermost elements matching ``selector`` in document order."""
     if not selector:
         return []
+    fast = _outermost_xpath(selector)
+    if fast is not None:
+        return fast(tree)
     return _outermost([e for e in compile_selector(selector)(tree) if isinstance(e.tag, str)])
 
 
@@ -492,9 +511,9 @@ def _time_of(el: HtmlElement | None, now: datetime) -> tuple[str | None, str | N
         return None, None
     raw = find_time(_field_text(el))
     exact = None
-    for attr_el in (el, *el.iterdescendants()):
+    for attr_el in _TIME_ATTRS_XPATH(el):
         for attr in ("datetime", "title", "data-time", "data-datetime"):
-            value = attr_el.get(attr) if isinstance(attr_el.tag, str) else None
+            value = attr_el.get(attr)
             if value and find_time(value):
                 exact = value
                 break

@@ -7,6 +7,7 @@ the already-parsed tree and one pass over the text nodes of each post body. Noth
 
 from __future__ import annotations
 
+import html
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -114,42 +115,52 @@ def compile_selector(selector: str, *, relative: bool = False) -> lxml.etree.XPa
 
 
 @lru_cache(maxsize=512)
-def _text_xpath(exclude: tuple[str, ...]) -> lxml.etree.XPath:
-    """Text nodes below a post body that are not inside an excluded element below it."""
-    conditions = ["self::script", "self::style", "self::noscript", "self::button"]
+def _exclude_xpath(exclude: tuple[str, ...]) -> lxml.etree.XPath:
+    """The excluded elements below a post body (outermost ones only)."""
+    conditions = []
     for selector in exclude:
-        # Each exclusion becomes an "is this ancestor one of them" predicate on ancestor::*.
         xp = selector if is_xpath(selector) else _translator.css_to_xpath(selector, prefix="self::")
-        conditions.append(xp)
-    predicate = " or ".join(f"({c})" for c in conditions)
-    return lxml.etree.XPath(
-        f"descendant::text()[not(ancestor::*[count(ancestor::*) >= $depth][{predicate}])]"
-    )
+        conditions.append(f"({xp})")
+    predicate = " or ".join(conditions) or "false()"
+    return lxml.etree.XPath(f"descendant::*[{predicate}][not(ancestor::*[count(ancestor::*) >= $depth][{predicate}])]")
+
+
+_BLOCK_TAG_RE = re.compile(
+    r"<(?:/?(?:" + "|".join(sorted(BLOCK_TAGS - {"br"})) + r")\b[^>]*|br\b[^>]*)>", re.IGNORECASE
+)
+_HIDDEN_RE = re.compile(r"<(script|style|noscript|button)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_TAG_RE = re.compile(r"<[^>]*>")
+
+
+def _markup_text(element: HtmlElement) -> str:
+    """Text of ``element`` from its serialisation: one C-level pass instead of a tree walk."""
+    markup = lxml.etree.tostring(element, method="html", encoding="unicode", with_tail=False)
+    markup = _HIDDEN_RE.sub("", markup)
+    return html.unescape(_TAG_RE.sub("", _BLOCK_TAG_RE.sub("\n", markup)))
 
 
 def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
     """Text of ``element`` with line breaks at block boundaries, without ``exclude``d parts.
 
     Exclusions are CSS selectors (or XPath predicates on ``self::``) for elements *inside*
-    ``element``; the element itself is never excluded.
+    ``element``; the element itself is never excluded. Excluded parts are cut out of the text
+    of the whole, which serialises both the same way.
     """
-    depth = sum(1 for _ in element.iterancestors()) + 1
-    nodes = _text_xpath(tuple(exclude))(element, depth=depth)
-    parts: list[str] = []
-    for node in nodes:
-        parent = node.getparent()
-        tag = parent.tag if parent is not None else ""
-        if (node.is_tail or parent is not element) and tag in BLOCK_TAGS:
-            parts.append("\n")
-        parts.append(node)
-    return "".join(parts)
+    text = _markup_text(element)
+    if exclude:
+        depth = sum(1 for _ in element.iterancestors()) + 1
+        for part in _exclude_xpath(tuple(exclude))(element, depth=depth):
+            inner = _markup_text(part)
+            if inner.strip():
+                text = text.replace(inner, "\n", 1)
+    return text
 
 
 def strip_notices(text: str) -> str:
     """Drop edit-notice lines and everything after a signature delimiter (``--``)."""
     kept: list[str] = []
     for line in text.split("\n"):
-        if _SIGNATURE_DELIMITER_RE.match(line.strip()) and kept:
+        if kept and _SIGNATURE_DELIMITER_RE.match(line.strip()):
             break
         if _EDIT_NOTICE_RE.match(line):
             continue
@@ -159,4 +170,4 @@ def strip_notices(text: str) -> str:
 
 def own_text(element: HtmlElement, exclude: Sequence[str] = DEFAULT_EXCLUDE) -> str:
     """A post body's own words: no quotes, signatures or edit notices, whitespace normalised."""
-    return normalise(strip_notices(normalise(element_text(element, exclude))))
+    return normalise(strip_notices(element_text(element, exclude)))

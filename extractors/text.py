@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 # Characters that render as blanks but are not matched by ``str.split()`` or are invisible.
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+_INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _SPACES_RE = re.compile(r"[^\S\n]+")
 _BLANK_LINES_RE = re.compile(r"\n\s*\n+")
 _CJK_RUN_RE = re.compile(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)")
@@ -46,7 +46,9 @@ def normalise(text: str) -> str:
     """
     if not text:
         return ""
-    text = unicodedata.normalize("NFC", html.unescape(text)).translate(_INVISIBLE)
+    if "&" in text:
+        text = html.unescape(text)
+    text = _INVISIBLE_RE.sub("", unicodedata.normalize("NFC", text))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _SPACES_RE.sub(" ", text)
     lines = [line.strip() for line in text.split("\n")]
