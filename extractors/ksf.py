@@ -374,6 +374,15 @@ def _outermost_xpath(selector: str) -> lxml.etree.XPath | None:
     return lxml.etree.XPath(f"descendant-or-self::{own}[not(ancestor::{own})]")
 
 
+@lru_cache(maxsize=1024)
+def _owner_xpath(selector: str) -> lxml.etree.XPath | None:
+    """For a simple CSS selector, an XPath from an element to its outermost matching ancestor."""
+    if is_xpath(selector) or re.search(r"[\s>+~,]", selector):
+        return None
+    own = _translator.css_to_xpath(selector, prefix="")
+    return lxml.etree.XPath(f"ancestor::{own}[not(ancestor::{own})]")
+
+
 def _select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
     """Outermost elements matching ``selector`` in document order."""
     if not selector:
@@ -541,13 +550,17 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
     if not bodies:
         return []
     now = now or datetime.now(timezone.utc)
-    containers = _select(tree, rule.container) if rule.container else []
-    container_set = set(containers)
+    owner_of = _owner_xpath(rule.container) if rule.container else None
+    if owner_of is None and rule.container:
+        container_set = set(_select(tree, rule.container))
     grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement]]] = {}
     for body in bodies:
         owner = None
-        if container_set:
-            owner = next((a for a in body.iterancestors() if a in container_set), None)
+        if rule.container:
+            if owner_of is not None:
+                owner = next(iter(owner_of(body)), None)
+            else:
+                owner = next((a for a in body.iterancestors() if a in container_set), None)
             if owner is None:
                 continue  # a body-like element outside every post (a preview, a sidebar)
         key = id(owner) if owner is not None else id(body)

@@ -57,6 +57,7 @@ _EDIT_NOTICE_RE = re.compile(
     r"|edited \d+ times?|this post was edited|modifié par|zuletzt bearbeitet|editado por)",
     re.IGNORECASE,
 )
+_NOTICE_HINTS = ("--", "——", "__", "edit", "编辑", "編輯", "最后", "最後", "bearbeitet", "modifi")
 _SIGNATURE_DELIMITER_RE = re.compile(r"^(?:--|-- |——|_{5,}|-{5,})\s*$")
 
 _FLOOR_WORDS = {"楼主": 1, "樓主": 1, "沙发": 2, "沙發": 2, "板凳": 3, "地板": 4}
@@ -132,11 +133,29 @@ _HIDDEN_RE = re.compile(r"<(script|style|noscript|button)\b.*?</\1\s*>", re.IGNO
 _TAG_RE = re.compile(r"<[^>]*>")
 
 
-def _markup_text(element: HtmlElement) -> str:
-    """Text of ``element`` from its serialisation: one C-level pass instead of a tree walk."""
-    markup = lxml.etree.tostring(element, method="html", encoding="unicode", with_tail=False)
-    markup = _HIDDEN_RE.sub("", markup)
+def _markup(element: HtmlElement) -> str:
+    return lxml.etree.tostring(element, method="html", encoding="unicode", with_tail=False)
+
+
+def _markup_text(markup: str) -> str:
+    """Text of serialised markup: one C-level pass instead of a tree walk."""
+    if "<script" in markup or "<style" in markup or "<noscript" in markup or "<button" in markup:
+        markup = _HIDDEN_RE.sub("", markup)
     return html.unescape(_TAG_RE.sub("", _BLOCK_TAG_RE.sub("\n", markup)))
+
+
+@lru_cache(maxsize=512)
+def _hints(exclude: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Words one of which must appear in a body's markup for an exclusion to match in it."""
+    words: set[str] = set()
+    for selector in exclude:
+        if is_xpath(selector):
+            return None  # cannot tell: always evaluate
+        words.update(w.lower() for w in re.findall(r"[A-Za-z][\w-]*", selector) if w != "id")
+    # A word contained in another one is enough on its own ("sig" covers "signature").
+    return tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
+
+
 
 
 def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
@@ -146,11 +165,13 @@ def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
     ``element``; the element itself is never excluded. Excluded parts are cut out of the text
     of the whole, which serialises both the same way.
     """
-    text = _markup_text(element)
-    if exclude:
+    markup = _markup(element)
+    text = _markup_text(markup)
+    hints = _hints(tuple(exclude)) if exclude else None
+    if exclude and (hints is None or any(w in markup.lower() for w in hints)):
         depth = sum(1 for _ in element.iterancestors()) + 1
         for part in _exclude_xpath(tuple(exclude))(element, depth=depth):
-            inner = _markup_text(part)
+            inner = _markup_text(_markup(part))
             if inner.strip():
                 text = text.replace(inner, "\n", 1)
     return text
@@ -158,6 +179,9 @@ def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
 
 def strip_notices(text: str) -> str:
     """Drop edit-notice lines and everything after a signature delimiter (``--``)."""
+    lower = text.lower()
+    if not any(h in lower for h in _NOTICE_HINTS):
+        return text
     kept: list[str] = []
     for line in text.split("\n"):
         if kept and _SIGNATURE_DELIMITER_RE.match(line.strip()):
