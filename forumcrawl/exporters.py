@@ -13,18 +13,9 @@ from typing import Any
 
 from scrapy.exporters import CsvItemExporter
 
-__all__ = ["ForumCsvItemExporter", "plain"]
+from forumcrawl.items import plain
 
-
-def plain(value: Any) -> Any:
-    """``value`` with dataclasses turned into dicts, recursively (JSON-ready)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
+__all__ = ["ForumCsvItemExporter"]
 
 
 class ForumCsvItemExporter(CsvItemExporter):

@@ -8,9 +8,22 @@ schema.org counterparts: ForumThread ≈ DiscussionForumPosting, Post ≈ Commen
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
-__all__ = ["Article", "ForumThread", "Post"]
+__all__ = ["Article", "ForumThread", "Post", "plain"]
+
+
+def plain(value: Any) -> Any:
+    """``value`` with dataclasses turned into dicts, recursively (JSON-ready)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
 
 
 @dataclass(kw_only=True, slots=True)

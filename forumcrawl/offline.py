@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from forumcrawl.document import DEFAULT_MAX_BYTES, Document, DocumentError
-from forumcrawl.exporters import plain
+from forumcrawl.items import plain
 from forumcrawl.pages import STAGES, Cascade, article_item, thread_item
 
 __all__ = ["PAGE_SUFFIXES", "ExtractOptions", "extract_bytes", "extract_paths", "iter_page_files"]

@@ -1,30 +1,41 @@
 """SiteSpider: the crawl loop shared by the forum and news spiders.
 
-Spiders hold no algorithm: they decode each response into a Document once, ask the page layer
-for an item, and follow the page's links within the start sites. Settings read here:
-FORUMCRAWL_EXTRACT_CASCADE, FORUMCRAWL_EXTRACT_MIN_CHARS, FORUMCRAWL_MAX_PAGE_BYTES.
+Spiders hold no algorithm: they decode each response into a Document once, follow the page's
+links within the start sites, and ask the page layer for an item. Until a site's rules are learned
+its pages are held by the :class:`~forumcrawl.learning.SiteLearner`; learning runs in a worker
+thread, then the held pages are exported under the new rules (only thread pages, once a topic-URL
+rule exists). Settings read here: FORUMCRAWL_EXTRACT_CASCADE, FORUMCRAWL_EXTRACT_MIN_CHARS,
+FORUMCRAWL_MAX_PAGE_BYTES, FORUMCRAWL_LEARN_*, FORUMCRAWL_RULES_DIR.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import urlsplit
 
 import scrapy
+from scrapy import signals
 from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import IGNORED_EXTENSIONS
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.threads import deferToThread
 
 from forumcrawl.document import Document, DocumentError, site_of
 from forumcrawl.extractors.fields import page_links
+from forumcrawl.learning import SiteLearner
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
-from forumcrawl.sitemodel import SiteModel
+from forumcrawl.sitemodel import FileRuleStore, SiteModel
 
 __all__ = ["SiteSpider", "parse_start_urls"]
 
 _IGNORED_SUFFIXES = tuple(f".{ext}" for ext in IGNORED_EXTENSIONS)
+#: Priority boost of requests for thread pages once a site's topic rule is known.
+TOPIC_PRIORITY = 10
 
 
 def parse_start_urls(start: str | None) -> list[str]:
@@ -50,8 +61,11 @@ class SiteSpider(scrapy.Spider):
         self.start_urls = parse_start_urls(start)
         self.sites = {site_of(u) for u in self.start_urls}
         self.allowed_domains = sorted({urlsplit(u).hostname or "" for u in self.start_urls})
+        if topic_example is not None:
+            parse_start_urls(topic_example)
         self.topic_example = topic_example
-        self.models: dict[str, SiteModel] = {}
+        self.learner: SiteLearner | None = None
+        self._learning: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SiteSpider:
@@ -62,6 +76,15 @@ class SiteSpider(scrapy.Spider):
             min_chars=settings.getint("FORUMCRAWL_EXTRACT_MIN_CHARS"),
         )
         spider.max_page_bytes = settings.getint("FORUMCRAWL_MAX_PAGE_BYTES")
+        if settings.getbool("FORUMCRAWL_LEARN_ENABLED"):
+            examples = {site_of(spider.topic_example): spider.topic_example} if spider.topic_example else {}
+            spider.learner = SiteLearner(
+                FileRuleStore(settings["FORUMCRAWL_RULES_DIR"]),
+                url_sample=settings.getint("FORUMCRAWL_LEARN_URL_SAMPLE"),
+                page_sample=settings.getint("FORUMCRAWL_LEARN_PAGE_SAMPLE"),
+                topic_examples=examples,
+            )
+            crawler.signals.connect(spider.learn_pending_sites, signal=signals.spider_idle)
         return spider
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
@@ -89,20 +112,17 @@ class SiteSpider(scrapy.Spider):
             self.logger.warning("skipped %s: %s", response.url, exc)
             return None
 
-    def follow_links(self, doc: Document) -> Iterator[scrapy.Request]:
-        """Requests for the page's links that stay on the start sites."""
-        for url in page_links(doc.tree, doc.url):
+    def follow_links(self, doc: Document, links: list[str], model: SiteModel | None) -> Iterator[scrapy.Request]:
+        """Requests for the page's links that stay on the start sites, thread pages first."""
+        for url in links:
             if site_of(url) not in self.sites or urlsplit(url).path.lower().endswith(_IGNORED_SUFFIXES):
                 continue
-            yield scrapy.Request(url, callback=self.parse)
+            topic = self.learner.is_topic(model, url) if self.learner and model else None
+            yield scrapy.Request(url, callback=self.parse, priority=TOPIC_PRIORITY if topic else 0)
 
     def make_item(self, doc: Document, extraction: Extraction, now: datetime) -> Any:
         """The item for a content page; subclasses choose its type."""
         raise NotImplementedError
-
-    def is_content_page(self, doc: Document) -> bool:
-        """Whether ``doc`` should be exported as an item (every page, until a site rule says)."""
-        return True
 
     def count_outcome(self, outcome: CascadeOutcome) -> None:
         """Stats for one cascade run: the stage that answered, misses, errors."""
@@ -115,7 +135,60 @@ class SiteSpider(scrapy.Spider):
         else:
             self._inc(f"extract/method/{outcome.extraction.method}")
 
-    def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
+    def items_for(self, doc: Document, model: SiteModel | None, fetched: datetime) -> Iterator[Any]:
+        """The item of a page (none for a page the site's topic rule rejects, or with no content)."""
+        topic = self.learner.is_topic(model, doc.url) if self.learner and model else None
+        self._inc(f"topic/{'unknown' if topic is None else 'yes' if topic else 'no'}")
+        if topic is False:
+            return
+        outcome = self.cascade.run(doc, model, now=fetched)
+        self.count_outcome(outcome)
+        if outcome.extraction is not None:
+            yield self.make_item(doc, outcome.extraction, fetched)
+
+    async def learn_and_release(self, site: str) -> AsyncIterator[Any]:
+        """Learn ``site`` in a worker thread, then export the pages held for it."""
+        assert self.learner is not None
+        self._learning.add(site)
+        started = time.perf_counter()
+        try:
+            model = await maybe_deferred_to_future(deferToThread(self.learner.learn, site))
+        finally:
+            self._learning.discard(site)
+        self._inc("learn/sites")
+        self.crawler.stats.inc_value("forumcrawl/learn/seconds", round(time.perf_counter() - started, 3))
+        for method in model.rules:
+            self._inc(f"learn/rule/{method}")
+        for held in self.learner.take_held(site):
+            for item in self.items_for(held.document, model, held.fetched):
+                yield item
+
+    def learn_pending_sites(self) -> None:
+        """On spider_idle: sites whose sample never filled are learned from what was fetched."""
+        if self.learner is None:
+            return
+        pending = [s for s in self.learner.pending_sites() if s not in self._learning]
+        for site in pending:
+            self.logger.info("crawl of %s ran out of pages before its sample filled: learning now", site)
+            self.crawler.engine.crawl(
+                scrapy.Request(
+                    "data:,",
+                    callback=self.learn_now,
+                    cb_kwargs={"site": site},
+                    dont_filter=True,
+                    meta={"allow_offsite": True},
+                )
+            )
+        if pending or self._learning:
+            raise DontCloseSpider
+
+    async def learn_now(self, response: Response, site: str) -> AsyncIterator[Any]:
+        """Callback of the local request scheduled by :meth:`learn_pending_sites`."""
+        if site not in self._learning:
+            async for item in self.learn_and_release(site):
+                yield item
+
+    async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
         doc = self.document(response)
         if doc is None:
             return
@@ -124,10 +197,16 @@ class SiteSpider(scrapy.Spider):
             self._inc("page/skipped/empty")
             self.logger.info("skipped %s: empty page", response.url)
             return
-        now = datetime.now(timezone.utc)
-        if self.is_content_page(doc):
-            outcome = self.cascade.run(doc, self.models.get(doc.site), now=now)
-            self.count_outcome(outcome)
-            if outcome.extraction is not None:
-                yield self.make_item(doc, outcome.extraction, now)
-        yield from self.follow_links(doc)
+        fetched = datetime.now(timezone.utc)
+        links = page_links(doc.tree, doc.url)
+        model = self.learner.model(doc.site) if self.learner else None
+        for request in self.follow_links(doc, links, model):
+            yield request
+        if self.learner is not None and model is None:
+            self.learner.observe(doc, links, fetched)
+            if self.learner.ready(doc.site) and doc.site not in self._learning:
+                async for item in self.learn_and_release(doc.site):
+                    yield item
+            return
+        for item in self.items_for(doc, model, fetched):
+            yield item

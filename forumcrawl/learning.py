@@ -1,0 +1,207 @@
+"""Per-site learning during a crawl: collect a sample, learn the site's rules once, reuse them.
+
+For each site the learner keeps the distinct URLs it has seen (fetched or linked) and holds the
+fetched pages until the site's model exists. When the sample is large enough (or the crawl runs
+out of pages first), it clusters the URLs (USC, seed 003 §3.1) into a topic-URL rule, learns the
+extraction rule (KSF, seed 003 §3.2) from a few of the held thread pages, and stores the model.
+Held pages are then exported under the model, so no page is lost to learning. No Scrapy here:
+the spider decides when to call :meth:`SiteLearner.learn` and runs it off the reactor thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from forumcrawl.document import Document, site_of
+from forumcrawl.extractors.ksf import KeywordScoringExtractor
+from forumcrawl.extractors.topic import learn_topic_rule
+from forumcrawl.extractors.url_rules import UrlResolver
+from forumcrawl.sitemodel import SiteModel
+
+__all__ = ["HeldPage", "RuleStore", "SiteLearner"]
+
+logger = logging.getLogger(__name__)
+
+
+class RuleStore(Protocol):
+    """Where site models live: a folder in embedded mode, Redis when distributed."""
+
+    def get(self, site: str) -> SiteModel | None: ...
+
+    def put(self, model: SiteModel) -> object: ...
+
+
+@dataclass
+class HeldPage:
+    """A fetched page waiting for its site's model, with the time it was fetched."""
+
+    document: Document
+    fetched: datetime
+
+
+@dataclass
+class _Sample:
+    urls: dict[str, None] = field(default_factory=dict)
+    held: list[HeldPage] = field(default_factory=list)
+    model: SiteModel | None = None
+    loaded: bool = False
+
+
+class SiteLearner:
+    """Samples each site of a crawl and learns its topic-URL and extraction rules once.
+
+    Parameters
+    ----------
+    store : where models are read from before learning and written to after.
+    url_sample : distinct URLs of a site to collect before clustering (USC).
+    page_sample : thread pages to learn the extraction rule from (KSF; paper: 5).
+    min_pages : fetched pages to hold before learning, so the topic cluster can be chosen from
+        page evidence.
+    max_held : learn as soon as this many pages are held, whatever the URL count (bounds memory).
+    topic_examples : ``site → thread URL`` given by the user (``-a topic_example=``).
+    random_state : seed of the page sample.
+    """
+
+    def __init__(
+        self,
+        store: RuleStore,
+        *,
+        url_sample: int = 300,
+        page_sample: int = 5,
+        min_pages: int = 30,
+        max_held: int = 400,
+        topic_examples: dict[str, str] | None = None,
+        random_state: int = 0,
+    ) -> None:
+        self.store = store
+        self.url_sample = url_sample
+        self.page_sample = page_sample
+        self.min_pages = min_pages
+        self.max_held = max_held
+        self.topic_examples = dict(topic_examples or {})
+        self.random_state = random_state
+        self._samples: dict[str, _Sample] = {}
+        self._resolvers: dict[int, UrlResolver] = {}
+
+    def _sample(self, site: str) -> _Sample:
+        sample = self._samples.get(site)
+        if sample is None:
+            sample = self._samples[site] = _Sample()
+        return sample
+
+    def model(self, site: str) -> SiteModel | None:
+        """The site's model: learned in this crawl, or stored by an earlier one."""
+        sample = self._sample(site)
+        if not sample.loaded:
+            sample.loaded = True
+            try:
+                sample.model = sample.model or self.store.get(site)
+            except ValueError as exc:
+                logger.warning("ignoring the stored model of %s: %s", site, exc)
+            if sample.model is not None and "usc" in sample.model.rules:
+                logger.info("using the stored rules of %s (updated %s)", site, sample.model.updated)
+        return sample.model
+
+    def is_topic(self, model: SiteModel, url: str) -> bool | None:
+        """Whether ``url`` is a thread page under ``model``'s URL rule (None: no rule)."""
+        rule = model.rules.get("usc")
+        if rule is None:
+            return None
+        resolver = self._resolvers.get(id(rule))
+        if resolver is None:
+            resolver = self._resolvers[id(rule)] = UrlResolver.from_dict(rule)
+        return bool(resolver.predict([url])[0])
+
+    def observe(self, document: Document, links: list[str], fetched: datetime) -> None:
+        """Record a fetched page of a site without a model yet, and the site's links on it."""
+        sample = self._sample(document.site)
+        sample.urls.setdefault(document.url, None)
+        for url in links:
+            if len(sample.urls) >= self.url_sample:
+                break
+            if site_of(url) == document.site:
+                sample.urls.setdefault(url, None)
+        sample.held.append(HeldPage(document, fetched))
+
+    def ready(self, site: str) -> bool:
+        """Whether the site's sample is complete (learning would not wait for more pages)."""
+        sample = self._sample(site)
+        if sample.model is not None or not sample.held:
+            return False
+        if len(sample.held) >= self.max_held:
+            return True
+        return len(sample.urls) >= self.url_sample and len(sample.held) >= self.min_pages
+
+    def pending_sites(self) -> list[str]:
+        """Sites holding pages without a model (to learn when the crawl runs out of pages)."""
+        return [site for site, s in self._samples.items() if s.held and s.model is None]
+
+    def take_held(self, site: str) -> list[HeldPage]:
+        """Hand over the held pages of ``site`` (once its model exists) and forget them."""
+        sample = self._sample(site)
+        held, sample.held = sample.held, []
+        return held
+
+    def learn(self, site: str) -> SiteModel:
+        """Learn ``site``'s rules from its sample, store and return the model.
+
+        CPU-bound: the crawl runs it in a worker thread. Never raises: a method that fails is
+        logged and left out of the model. Without a ``usc`` rule every page counts as content;
+        without a ``ksf`` rule pages go through the generic cascade stages.
+        """
+        sample = self._sample(site)
+        model = SiteModel(site=site)
+        pages = {held.document.url: held.document for held in list(sample.held)}
+        started = time.perf_counter()
+        try:
+            found = learn_topic_rule(
+                list(sample.urls),
+                pages,
+                topic_example=self.topic_examples.get(site),
+                random_state=self.random_state,
+            )
+        except ValueError as exc:
+            logger.warning("no topic rule for %s: %s", site, exc)
+        except Exception:  # a learning bug must not leave the site's held pages stranded
+            logger.exception("learning the topic rule of %s failed", site)
+        else:
+            model = model.with_rule(
+                "usc",
+                found.resolver.to_dict(),
+                urls=len(sample.urls),
+                pages=len(pages),
+                seconds=round(time.perf_counter() - started, 3),
+                reason=found.reason,
+            )
+            logger.info("topic pages of %s: %s (%s)", site, found.resolver, found.reason)
+        topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]
+        if topic_docs:
+            rng = random.Random(self.random_state)
+            chosen = rng.sample(topic_docs, min(self.page_sample, len(topic_docs)))
+            started = time.perf_counter()
+            try:
+                ksf = KeywordScoringExtractor(n_pages=self.page_sample, random_state=self.random_state).fit(chosen)
+            except ValueError as exc:
+                logger.warning("no extraction rule for %s: %s", site, exc)
+            except Exception:  # as above: fall back to the generic cascade
+                logger.exception("learning the extraction rule of %s failed", site)
+            else:
+                model = model.with_rule(
+                    "ksf",
+                    ksf.rule_.to_dict(),
+                    pages=[d.url for d in chosen],
+                    seconds=round(time.perf_counter() - started, 3),
+                )
+                logger.info("extraction rule of %s: %s", site, ksf.rule_)
+        sample.model = model
+        sample.loaded = True
+        try:
+            self.store.put(model)
+        except (OSError, ValueError) as exc:
+            logger.warning("could not store the model of %s: %s", site, exc)
+        return model

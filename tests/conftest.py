@@ -1,0 +1,89 @@
+"""Shared fixtures: the local forum servers and a real Scrapy crawl in a child process.
+
+Each crawl runs in its own process (a Twisted reactor cannot restart) against servers that run in
+the test process on 127.0.0.1; the child writes the feeds and its stats, which tests read back.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forumcrawl.mockforum import FAMILIES, MockForumServer, serve
+
+CRAWL_SCRIPT = """
+import json, sys
+from forumcrawl.runner import crawl
+args = json.loads(sys.argv[1])
+stats = crawl(args["spider"], args["start"], args["feed"], settings=args["settings"], **args["spider_args"])
+with open(args["stats"], "w", encoding="utf-8") as fh:
+    json.dump(stats, fh, default=str)
+"""
+
+
+@dataclass
+class CrawlResult:
+    """What a finished crawl left behind."""
+
+    items: list[dict[str, Any]]
+    stats: dict[str, Any]
+    log: str
+    feed: Path
+
+
+@pytest.fixture(scope="session")
+def forum_servers() -> Iterator[dict[str, MockForumServer]]:
+    """One running server per markup family of the demo forum, for the whole session."""
+    servers = {family: serve(family) for family in FAMILIES}
+    try:
+        yield servers
+    finally:
+        for server in servers.values():
+            server.stop()
+
+
+def run_crawl(
+    tmp_path: Path,
+    start: list[str],
+    *,
+    spider: str = "forum",
+    settings: dict[str, Any] | None = None,
+    feeds: dict[str, Any] | None = None,
+    timeout: float = 240,
+    **spider_args: str,
+) -> CrawlResult:
+    """Crawl ``start`` for real in a child process; return the JSON Lines items and the stats."""
+    feed = tmp_path / "items.jsonl"
+    args = {
+        "spider": spider,
+        "start": start,
+        "feed": str(feed),
+        "stats": str(tmp_path / "stats.json"),
+        "spider_args": spider_args,
+        "settings": {
+            "AUTOTHROTTLE_ENABLED": False,
+            "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+            "FORUMCRAWL_RULES_DIR": str(tmp_path / "rules"),
+            "LOG_LEVEL": "INFO",
+            **({"FEEDS": {str(feed): {"format": "jsonlines"}, **feeds}} if feeds else {}),
+            **(settings or {}),
+        },
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", CRAWL_SCRIPT, json.dumps(args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    items = [json.loads(line) for line in feed.read_text("utf-8").splitlines() if line.strip()]
+    stats = json.loads((tmp_path / "stats.json").read_text("utf-8"))
+    return CrawlResult(items=items, stats=stats, log=proc.stderr, feed=feed)
