@@ -57,12 +57,12 @@ class Discuz(Family):
         return href if page == 1 else f"{href}&page={page}"
 
     def thread_href(self, thread: Thread, page: int) -> str:
-        href = f"forum.php?mod=viewthread&tid={thread.tid}&extra=page%3D{thread.list_page}"
+        href = f"{self._short_thread_href(thread)}&extra=page%3D{thread.list_page}"
         return href if page == 1 else f"{href}&page={page}"
 
     def _thread_pager_href(self, thread: Thread, page: int) -> str:
         """Pagers inside a thread spell page 1 with ``&page=1`` (an alias of the list's link)."""
-        return f"forum.php?mod=viewthread&tid={thread.tid}&extra=page%3D{thread.list_page}&page={page}"
+        return f"{self._short_thread_href(thread)}&extra=page%3D{thread.list_page}&page={page}"
 
     @staticmethod
     def _short_thread_href(thread: Thread) -> str:
@@ -129,7 +129,8 @@ class Discuz(Family):
             self.add_alias(f"{self.board_href(board, 1)}&page=1", self.board_href(board, 1))
             self.disallowed.add(self._newthread(board))
             if board.moderator:
-                self.add_alias(self.user_name_href(board.moderator), self.user_href(board.moderator))
+                moderator = board.moderator
+                self.add_alias(self.user_name_href(moderator), self.user_href(moderator))
         for thread in plan.threads.values():
             self.add_thread(thread, self.thread)
             first = self.thread_href(thread, 1)
@@ -295,6 +296,10 @@ GMT+8, {discuz_time(now)}<span id="debuginfo">
 
     # -- pages ------------------------------------------------------------------------------------
 
+    def _today(self, board: Board) -> int:
+        """Posts made in ``board`` today."""
+        return sum(p.time.date() == self.plan.now.date() for t in board.threads for p in t.posts)
+
     def _day_counts(self) -> tuple[int, int]:
         today = self.plan.now.date()
         posts = self.plan.all_posts
@@ -309,7 +314,7 @@ GMT+8, {discuz_time(now)}<span id="debuginfo">
         rows = []
         for board in plan.boards:
             posts = sum(len(t.posts) for t in board.threads)
-            board_today = sum(p.time.date() == plan.now.date() for t in board.threads for p in t.posts)
+            board_today = self._today(board)
             latest = board.threads[0] if board.threads else None
             last = "<td class=\"fl_by\"><div>从未</div></td>"
             if latest:
@@ -356,7 +361,7 @@ GMT+8, {discuz_time(now)}<span id="debuginfo">
 </div>
 <div id="category_1" class="bm_c">
 <table cellspacing="0" cellpadding="0" class="fl_tb">
-{"".join(rows)}
+{chr(10).join(rows)}
 </table>
 </div>
 </div>
@@ -421,7 +426,7 @@ GMT+8, {discuz_time(now)}<span id="debuginfo">
         pager_hrefs = [f"{self.board_href(board, 1)}&page=1",
                        *(self.board_href(board, n) for n in range(2, len(lists) + 1))]
         pager = self._pager(pager_hrefs, page)
-        today = sum(p.time.date() == plan.now.date() for t in board.threads for p in t.posts)
+        today = self._today(board)
         moderator = ""
         if board.moderator:
             moderator = (f'<div>版主: <span class="xi2"><a href="{attr(self.user_name_href(board.moderator))}"'
@@ -460,7 +465,7 @@ GMT+8, {discuz_time(now)}<span id="debuginfo">
 <div class="bm_c">
 <form method="post" autocomplete="off" name="moderate" id="moderate" action="forum.php?mod=topicadmin&amp;action=moderate&amp;fid={board.fid}&amp;infloat=yes&amp;nopost=yes">
 <table summary="forum_{board.fid}" cellspacing="0" cellpadding="0" id="threadlisttableid">
-{"".join(rows)}
+{chr(10).join(rows)}
 </table>
 </form>
 </div>

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import ClassVar
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
-from forumcrawl.mockforum.plan import Plan, Post, Thread, User
+from forumcrawl.mockforum.plan import Plan, Post, Thread
 from forumcrawl.mockforum.times import iso
 from forumcrawl.mockforum.truth import PostTruth, SiteTruth, ThreadTruth
 
@@ -140,9 +140,9 @@ class Family:
 
     @staticmethod
     def truncated(page: Page) -> Page:
-        """``page`` cut off inside a tag a little past its middle."""
+        """``page`` cut off inside a ``<div`` tag a little past its middle."""
         body = str(page.body)
-        cut = body.index("<", len(body) * 11 // 20) + 4
+        cut = body.index("<div", len(body) * 11 // 20) + 4
         return Page(page.status, body[:cut], page.charset, page.encoding)
 
     def binary(self, seed: int) -> Page:
@@ -221,9 +221,3 @@ class Family:
             actual_encodings={absolute(h): e for h, e in self.actual_encodings.items()},
             threads=threads,
         )
-
-    # -- shared numbers -------------------------------------------------------------------------
-
-    def users_in(self, thread: Thread) -> list[User]:
-        """Distinct authors of ``thread``, by uid."""
-        return sorted({p.author.uid: p.author for p in thread.posts}.values(), key=lambda u: u.uid)

@@ -102,7 +102,8 @@ class PhpBB(Family):
             for post in thread.posts:
                 self.disallowed.add(self._quote(post))
                 if post.attachment:
-                    self.add_broken(self._download(post), "binary", lambda p=post: self.binary(p.pid))
+                    self.add_broken(self._download(post), "binary",
+                                    lambda p=post: self.binary(p.pid))
         for user in plan.users:
             self.add_page(self.user_href(user), lambda u=user: self.user(u))
         self.disallowed.add(self.ADMIN)
@@ -281,7 +282,7 @@ class PhpBB(Family):
 		</li>
 	</ul>
 	<ul class="topiclist forums">
-{"".join(rows)}
+{chr(10).join(rows)}
 	</ul>
 	</div>
 </div>
@@ -385,7 +386,7 @@ class PhpBB(Family):
 		</li>
 	</ul>
 	<ul class="topiclist topics">
-{"".join(rows)}
+{chr(10).join(rows)}
 	</ul>
 	</div>
 </div>
@@ -394,8 +395,8 @@ class PhpBB(Family):
 	{pagination}
 </div>"""
         title = f"{board.theme.name} - {SITE_NAME}" + (f" - Page {page}" if page > 1 else "")
-        return self.page(self.layout(title, "viewforum", [(self.board_href(board, 1), board.theme.name)],
-                                     content))
+        crumbs = [(self.board_href(board, 1), board.theme.name)]
+        return self.page(self.layout(title, "viewforum", crumbs, content))
 
     def _post(self, thread: Thread, post: Post, n: int) -> str:
         user = post.author
@@ -456,8 +457,8 @@ class PhpBB(Family):
         hrefs = [self.thread_href(thread, n) for n in range(1, total + 1)]
         label = f"{len(thread.posts)} post" + ("s" if len(thread.posts) > 1 else "")
         pagination = self._pagination(hrefs, page, label)
-        posts = "\n".join(self._post(thread, post, n)
-                          for n, post in enumerate(self.posts_of(thread, plan.posts_per_page, page)))
+        shown = self.posts_of(thread, plan.posts_per_page, page)
+        posts = "\n".join(self._post(thread, post, n) for n, post in enumerate(shown))
         content = f"""<h2 class="topic-title"><a href="{link(self.thread_href(thread, 1))}">{text(thread.title)}</a></h2>
 <div class="action-bar bar-top">
 	<a href="{link(self._reply(thread))}" class="button" title="Post a reply"><span>Post Reply</span> <i class="icon fa-reply fa-fw" aria-hidden="true"></i></a>

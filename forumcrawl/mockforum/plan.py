@@ -107,7 +107,8 @@ class Board:
 
     def list_pages(self, per_page: int) -> list[list[Thread]]:
         """The thread list cut into list pages (at least one, possibly empty)."""
-        return [self.threads[i : i + per_page] for i in range(0, len(self.threads), per_page)] or [[]]
+        threads = self.threads
+        return [threads[i : i + per_page] for i in range(0, len(threads), per_page)] or [[]]
 
 
 @dataclass(eq=False)
@@ -229,7 +230,7 @@ def build_plan(
             else:
                 start = _minute(now - timedelta(minutes=rng.randint(3 * 24 * 60, 45 * 24 * 60)))
             if showcase:
-                start = _minute(now - timedelta(days=20))
+                start = _minute(now - timedelta(days=20, minutes=rng.randint(0, 600)))
             end = showcase[0] if showcase else start + (now - _MINUTE - start) * rng.uniform(0.2, 1)
             times = [start, *_spread(rng, start, end, count - 1 - len(showcase)), *showcase]
             title = writer.title(theme)
@@ -239,9 +240,13 @@ def build_plan(
             op = rng.choices(members, weights)[0]
             posts: list[Post] = []
             for floor, moment in enumerate(times, start=1):
-                author = op if floor == 1 or rng.random() < 0.15 else rng.choices(members, weights)[0]
+                own = floor == 1 or rng.random() < 0.15
+                author = op if own else rng.choices(members, weights)[0]
                 short = floor > 1 and rng.random() < 0.22
-                body = (writer.short_reply(),) if short else writer.paragraphs(theme, first=floor == 1)
+                if short:
+                    body: tuple[str, ...] = (writer.short_reply(),)
+                else:
+                    body = writer.paragraphs(theme, first=floor == 1)
                 post = Post(floor, author, moment, body, short, use_sig=rng.random() < 0.85)
                 if floor > 2 and not short and rng.random() < 0.15:
                     quoted = rng.choice(posts)
@@ -318,7 +323,8 @@ def _profile(rng: random.Random, writer: Writer, users: list[User], now: datetim
         user.threads += rng.randint(0, user.posts // 10)
         user.credits = user.posts * rng.randint(1, 4) + rng.randint(0, 200)
         user.group = writer.group(user.credits)
-        user.joined = _minute(now - timedelta(days=rng.randint(60, 3000), minutes=rng.randint(0, 1440)))
+        age = timedelta(days=rng.randint(60, 3000), minutes=rng.randint(0, 1440))
+        user.joined = _minute(now - age)
         seen = _minute(now - timedelta(minutes=rng.randint(1, 3 * 24 * 60)))
         user.last_visit = max(user.last_visit, seen)
         user.signature = writer.signature() if rng.random() < 0.55 else None
@@ -333,6 +339,8 @@ def _edits(rng: random.Random, boards: list[Board], now: datetime) -> None:
                 room = (now - post.time) // _MINUTE - 1
                 if post.short or room < 2 or rng.random() >= 0.12:
                     continue
-                editor = post.author if rng.random() < 0.8 or board.moderator is None else board.moderator
+                editor = post.author
+                if board.moderator is not None and rng.random() >= 0.8:
+                    editor = board.moderator
                 moment = post.time + timedelta(minutes=rng.randint(1, min(room, 180)))
                 post.edit = Edit(editor, moment, rng.randint(1, 3))

@@ -136,6 +136,11 @@ class MockForumServer:
         """The absolute URL of a request target or relative link on this server."""
         return urljoin(self.url, target)
 
+    @property
+    def requested_urls(self) -> list[str]:
+        """Every request so far as an absolute URL, comparable with the truth's URLs."""
+        return [self.absolute(target) for target in self.requests]
+
     def stop(self) -> None:
         """Stop serving and free the port (safe to call twice)."""
         if self._stopped:

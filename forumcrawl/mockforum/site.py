@@ -31,9 +31,11 @@ PRESETS: dict[str, dict[str, int]] = {
 }
 
 _NOT_FOUND = (b"<!DOCTYPE html><html><head><title>404 Not Found</title></head><body>"
-              b"<h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>")
+              b"<h1>Not Found</h1><p>The requested URL was not found on this server.</p>"
+              b"</body></html>")
 _FORBIDDEN = (b"<!DOCTYPE html><html><head><title>403 Forbidden</title></head><body>"
-              b"<h1>Forbidden</h1><p>You don't have permission to access this resource.</p></body></html>")
+              b"<h1>Forbidden</h1><p>You don't have permission to access this resource.</p>"
+              b"</body></html>")
 
 
 @dataclass(frozen=True)

@@ -216,7 +216,7 @@ class Static(Family):
 <section class="board-group">
   <h2 class="group-title">综合交流</h2>
   <div class="board-grid">
-{"".join(cards)}
+{chr(10).join(cards)}
   </div>
 </section>"""
         return self.page(self.layout(f"{SITE_NAME} - 社区首页", "index", [], content))
@@ -224,7 +224,8 @@ class Static(Family):
     def _topic_item(self, thread: Thread) -> str:
         first, last = thread.posts[0], thread.last
         pages = len(thread.pages(self.plan.posts_per_page))
-        more = "".join(f'<a href="{attr(self.thread_href(thread, n))}">{n}</a>' for n in range(2, pages + 1))
+        more = "".join(f'<a href="{attr(self.thread_href(thread, n))}">{n}</a>'
+                       for n in range(2, pages + 1))
         return f"""  <li class="topic-item">
     <div class="topic-main"><a class="topic-link" href="{attr(self.thread_href(thread, 1))}">{text(thread.title)}</a>{f'<span class="topic-pages">{more}</span>' if more else ""}</div>
     <div class="topic-info">{self._user_link(first.author, "topic-author")}<span class="topic-time">{self._when(first.time)}</span><span class="topic-count">回复 {len(thread.posts) - 1} / 查看 {thread.views}</span><span class="topic-last">最后回复 {self._user_link(last.author, "u")} <span>{self._when(last.time)}</span></span></div>
@@ -245,7 +246,9 @@ class Static(Family):
         if board is plan.boards[0] and page == 1:
             items.insert(min(2, len(items)), self._missing_item())
         pager = self._pager([self.board_href(board, n) for n in range(1, len(lists) + 1)], page)
-        moderator = f"版主：{self._user_link(board.moderator, 'u')} &middot; " if board.moderator else ""
+        moderator = ""
+        if board.moderator:
+            moderator = f"版主：{self._user_link(board.moderator, 'u')} &middot; "
         today = sum(p.time.date() == plan.now.date() for t in board.threads for p in t.posts)
         content = f"""<div class="board-head">
   <h1>{text(board.theme.name)}</h1>
@@ -255,7 +258,7 @@ class Static(Family):
 </div>
 {pager}
 <ul class="topic-list">
-{"".join(items)}
+{chr(10).join(items)}
 </ul>
 {pager}"""
         title = f"{board.theme.name} - {SITE_NAME}" + (f" - 第{page}页" if page > 1 else "")

@@ -277,7 +277,8 @@ class Writer:
         for i in range(count):
             theme = base[i % len(base)]
             if i >= len(base):
-                suffix = f" {i // len(base) + 1}区" if self.lang == "zh" else f" {i // len(base) + 1}"
+                number = i // len(base) + 1
+                suffix = f" {number}区" if self.lang == "zh" else f" {number}"
                 theme = Theme(theme.name + suffix, theme.description, theme.nouns)
             themes.append(theme)
         return themes

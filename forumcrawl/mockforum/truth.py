@@ -11,8 +11,16 @@ import json
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 __all__ = ["BROKEN_KINDS", "PostTruth", "SiteTruth", "ThreadTruth"]
+
+
+def _key(url: str) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+    """Host, path and sorted query pairs (read bytewise, so any percent-encoding compares)."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True, encoding="latin-1")
+    return parts.netloc.lower(), parts.path or "/", tuple(sorted(pairs))
 
 #: The ways a linked page can be broken, as ``SiteTruth.broken`` names them.
 BROKEN_KINDS = {
@@ -75,8 +83,13 @@ class SiteTruth:
     threads: list[ThreadTruth] = field(default_factory=list)
 
     def canonical(self, url: str) -> str:
-        """The canonical form of ``url`` (itself when it is not an alias)."""
-        return self.url_aliases.get(url, url)
+        """The canonical form of ``url``: aliases resolved, fragment ignored, query order free.
+
+        A URL the site never links comes back unchanged.
+        """
+        if url in self.url_aliases:
+            return self.url_aliases[url]
+        return self._by_key.get(_key(url), url)
 
     def is_topic(self, url: str) -> bool:
         """Whether ``url`` (or the page it is an alias of) is a thread page."""
@@ -93,6 +106,14 @@ class SiteTruth:
             if canonical in thread.pages:
                 return thread
         raise KeyError(page_url)
+
+    @cached_property
+    def _by_key(self) -> dict[tuple[str, str, tuple[tuple[str, str], ...]], str]:
+        """Normalised key → canonical URL, for every page and alias of the site."""
+        pages = [*self.topic_urls, *self.non_topic_urls, *self.broken]
+        index = {_key(url): url for url in pages}
+        index.update({_key(alias): target for alias, target in self.url_aliases.items()})
+        return index
 
     @cached_property
     def _posts(self) -> dict[str, list[PostTruth]]:
