@@ -1,0 +1,542 @@
+"""The local forum: served over real HTTP, crawlable from its index, exactly as its truth says."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import socket
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from html.parser import HTMLParser
+from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.robotparser import RobotFileParser
+
+import lxml.html
+import pytest
+
+from forumcrawl.mockforum import (
+    BROKEN_KINDS,
+    DEFAULT_NOW,
+    FAMILIES,
+    PRESETS,
+    ForumSite,
+    MockForumServer,
+    PostTruth,
+    SiteTruth,
+    serve,
+    serve_all,
+)
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+#: Stands for ``published`` in posts read back from a page (the ISO value is not on the page).
+UNKNOWN = "?"
+
+
+@dataclass
+class Fetched:
+    status: int
+    content_type: str
+    body: bytes
+
+    @property
+    def charset(self) -> str:
+        match = re.search(r"charset=([\w-]+)", self.content_type)
+        return match.group(1) if match else "utf-8"
+
+
+def fetch(url: str) -> Fetched:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            content_type = response.headers.get("Content-Type", "")
+            return Fetched(response.status, content_type, response.read())
+    except urllib.error.HTTPError as error:
+        return Fetched(error.code, error.headers.get("Content-Type", ""), error.read())
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.hrefs.extend(value for name, value in attrs if name == "href" and value)
+
+
+def links(page_url: str, fetched: Fetched) -> set[str]:
+    """Absolute, defragmented same-site ``<a href>`` targets of a page."""
+    parser = _Links()
+    parser.feed(fetched.body.decode(fetched.charset, errors="replace"))
+    site = urlsplit(page_url).netloc
+    found = set()
+    for href in parser.hrefs:
+        if href.startswith(("javascript:", "mailto:", "#")):
+            continue
+        url = urldefrag(urljoin(page_url, href)).url
+        if urlsplit(url).netloc == site:
+            found.add(url)
+    return found
+
+
+@dataclass
+class Crawl:
+    pages: dict[str, Fetched] = field(default_factory=dict)
+    blocked: set[str] = field(default_factory=set)
+
+
+def crawl(server: MockForumServer) -> Crawl:
+    """Breadth-first over every link from the start URL, obeying robots.txt like a polite spider."""
+    robots = RobotFileParser()
+    robots.parse(fetch(server.url + "robots.txt").body.decode().splitlines())
+    result = Crawl()
+    frontier, seen = [server.url], {server.url}
+    while frontier:
+        with ThreadPoolExecutor(8) as pool:
+            fetched = dict(zip(frontier, pool.map(fetch, frontier)))
+        result.pages.update(fetched)
+        frontier = []
+        for url, page in fetched.items():
+            if page.status != 200 or not page.content_type.startswith("text/html"):
+                continue
+            for link in sorted(links(url, page) - seen):
+                seen.add(link)
+                if robots.can_fetch("*", link):
+                    frontier.append(link)
+                else:
+                    result.blocked.add(link)
+    return result
+
+
+def decode(truth: SiteTruth, url: str, body: bytes) -> str:
+    """A page's text in the encoding its bytes are really in."""
+    return body.decode(truth.actual_encodings.get(truth.canonical(url), truth.encoding))
+
+
+_BLOCKS = {"p", "div", "blockquote", "li", "td", "tr", "table", "dd", "dt", "h3", "cite"}
+
+
+def block_text(element: lxml.html.HtmlElement) -> str:
+    """Visible text, one line per ``<br>`` or block, whitespace-normalised, no blank lines."""
+    parts: list[str] = []
+
+    def walk(node: lxml.html.HtmlElement) -> None:
+        block = node.tag in _BLOCKS
+        if node.tag == "br" or block:
+            parts.append("\n")
+        parts.append(node.text or "")
+        for child in node:
+            if isinstance(child.tag, str):
+                walk(child)
+            parts.append(child.tail or "")
+        if block:
+            parts.append("\n")
+
+    walk(element)
+    lines = (" ".join(line.split()) for line in "".join(parts).splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def one(element: lxml.html.HtmlElement, css: str) -> lxml.html.HtmlElement | None:
+    found = element.cssselect(css)
+    return found[0] if found else None
+
+
+def drop(element: lxml.html.HtmlElement, css: str) -> None:
+    for node in element.cssselect(css):
+        node.drop_tree()
+
+
+def extract_posts(family: str, page: str) -> list[PostTruth]:
+    """Read a thread page's posts with family-specific selectors (what a site rule would do)."""
+    tree = lxml.html.document_fromstring(page)
+    posts = []
+    if family == "discuz":
+        labels = {"楼主": 1, "沙发": 2, "板凳": 3, "地板": 4}
+        for node in tree.xpath('//div[re:test(@id, "^post_[0-9]+$")]',
+                               namespaces={"re": "http://exslt.org/regular-expressions"}):
+            label = block_text(one(node, "a[id^=postnum]"))
+            body = one(node, "td.t_f")
+            quote = one(body, "div.quote blockquote")
+            quote_text = None
+            if quote is not None:
+                drop(quote, "font")
+                quote_text = block_text(quote)
+            edited = one(body, "i.pstatus") is not None
+            drop(body, "i.pstatus")
+            drop(body, "div.quote")
+            sign = one(node, "div.sign")
+            posts.append(PostTruth(
+                floor=labels.get(label) or int(label.rstrip("#")),
+                author=block_text(one(node, "a.xw1")),
+                published=UNKNOWN,
+                published_raw=block_text(one(node, "em[id^=authorposton]")).removeprefix("发表于 "),
+                text=block_text(body),
+                quote=quote_text,
+                signature=block_text(sign) if sign is not None else None,
+                edited=edited,
+            ))
+    elif family == "phpbb":
+        for n, node in enumerate(tree.cssselect("div.post"), start=1):
+            author_line = one(node, "p.author")
+            content = one(node, "div.content")
+            quote = one(content, "blockquote")
+            quote_text = None
+            if quote is not None:
+                drop(quote, "cite")
+                quote_text = block_text(quote)
+                quote.drop_tree()
+            sign = one(node, "div.signature")
+            posts.append(PostTruth(
+                floor=n,
+                author=block_text(one(author_line, "a.username")),
+                published=UNKNOWN,
+                published_raw=block_text(author_line).split("»")[-1].strip(),
+                text=block_text(content),
+                quote=quote_text,
+                signature=block_text(sign) if sign is not None else None,
+                edited=one(node, "div.notice") is not None,
+            ))
+    else:
+        labels = {"楼主": 1, "沙发": 2, "板凳": 3}
+        for node in tree.cssselect("article.floor"):
+            label = block_text(one(node, "span.floor-no"))
+            content = one(node, "div.floor-content")
+            quote = one(content, "blockquote")
+            quote_text = None
+            if quote is not None:
+                drop(quote, "p.quote-from")
+                quote_text = block_text(quote)
+                quote.drop_tree()
+            edited = one(content, "div.edit-tip") is not None
+            drop(content, "div.edit-tip")
+            sign = one(node, "div.floor-sign")
+            posts.append(PostTruth(
+                floor=labels.get(label) or int(label.rstrip("楼")),
+                author=block_text(one(node, "a.floor-name")),
+                published=UNKNOWN,
+                published_raw=block_text(one(node, "span.floor-time")),
+                text=block_text(content),
+                quote=quote_text,
+                signature=block_text(sign) if sign is not None else None,
+                edited=edited,
+            ))
+    return posts
+
+
+
+def parse_raw_time(family: str, raw: str, now: datetime) -> datetime:
+    """An independent reading of the time texts, to check the truth's ISO values."""
+    if family == "phpbb":
+        return datetime.strptime(raw, "%a %b %d, %Y %I:%M %p")
+    today = datetime.combine(now.date(), datetime.min.time())
+    rules = [
+        (r"(\d+) 分钟前", lambda m: now - timedelta(minutes=int(m[1]))),
+        (r"半小时前", lambda m: now - timedelta(minutes=30)),
+        (r"(\d+) 小时前", lambda m: now - timedelta(hours=int(m[1]))),
+        (r"昨天 (\d\d):(\d\d)", lambda m: today.replace(hour=int(m[1]), minute=int(m[2]))
+         - timedelta(days=1)),
+        (r"前天 (\d\d):(\d\d)", lambda m: today.replace(hour=int(m[1]), minute=int(m[2]))
+         - timedelta(days=2)),
+        (r"(\d+) 天前", lambda m: now - timedelta(days=int(m[1]))),
+    ]
+    for pattern, value in rules:
+        match = re.fullmatch(pattern, raw)
+        if match:
+            return value(match)
+    return datetime.strptime(raw, "%Y-%m-%d %H:%M")
+
+
+# -- fixtures --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[dict[str, MockForumServer]]:
+    """The three default-size sites, served for this module."""
+    running = serve_all()
+    try:
+        yield running
+    finally:
+        for server in running.values():
+            server.stop()
+
+
+@pytest.fixture(scope="module")
+def crawls(servers: dict[str, MockForumServer]) -> dict[str, Crawl]:
+    return {family: crawl(server) for family, server in servers.items()}
+
+
+# -- crawling --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_truth_url_is_reachable_from_the_start_url(
+    family: str, servers: dict[str, MockForumServer], crawls: dict[str, Crawl]
+) -> None:
+    truth, result = servers[family].truth, crawls[family]
+    reached = {truth.canonical(url) for url in result.pages}
+    assert set(truth.topic_urls) <= reached
+    assert set(truth.non_topic_urls) <= reached
+    assert set(truth.broken) <= reached
+    known = {*truth.topic_urls, *truth.non_topic_urls, *truth.url_aliases, *truth.broken}
+    assert set(result.pages) <= known, sorted(set(result.pages) - known)[:5]
+    assert set(truth.url_aliases) <= set(result.pages), "every alias is linked somewhere"
+    assert len(truth.topic_urls) == len(set(truth.topic_urls))
+    assert not set(truth.topic_urls) & set(truth.non_topic_urls)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_robots_disallowed_links_are_exactly_the_truths_and_never_fetched(
+    family: str, servers: dict[str, MockForumServer], crawls: dict[str, Crawl]
+) -> None:
+    server = servers[family]
+    truth, result = server.truth, crawls[family]
+    assert result.blocked == set(truth.disallowed_urls)
+    assert truth.disallowed_urls, "each site links some disallowed pages"
+    assert not set(server.requested_urls) & set(truth.disallowed_urls)
+    robots = fetch(server.url + "robots.txt").body.decode()
+    assert "Disallow: /admin/" in robots or "Disallow: /adm/" in robots
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_healthy_pages_answer_200_html(
+    family: str, servers: dict[str, MockForumServer], crawls: dict[str, Crawl]
+) -> None:
+    truth, pages = servers[family].truth, crawls[family].pages
+    for url, page in pages.items():
+        if truth.broken.get(truth.canonical(url), "wrong-charset") != "wrong-charset":
+            continue
+        assert page.status == 200, url
+        assert page.content_type == f"text/html; charset={truth.encoding}", url
+        assert page.body.rstrip().endswith(b"</html>"), url
+
+
+# -- broken pages ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_broken_pages_behave_as_declared(family: str, servers: dict[str, MockForumServer]) -> None:
+    truth = servers[family].truth
+    kinds = set(truth.broken.values())
+    assert kinds == set(BROKEN_KINDS)
+    for url, kind in truth.broken.items():
+        page = fetch(url)
+        assert page.content_type.startswith("text/html"), url
+        if kind == "truncated":
+            assert page.status == 200
+            text = page.body.decode(truth.encoding)
+            assert "</html>" not in text and not text.endswith(">")
+            assert re.search(r"<div\Z", text)
+        elif kind == "binary":
+            assert page.status == 200 and page.body.startswith(b"\x89PNG\r\n\x1a\n")
+        elif kind == "not-found":
+            assert page.status == 404
+        elif kind == "server-error":
+            assert page.status == 500
+        elif kind == "empty":
+            assert page.status == 200 and page.body == b""
+        else:
+            assert kind == "wrong-charset" and page.status == 200
+            assert page.charset == truth.encoding != truth.actual_encodings[url]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_wrong_charset_thread_keeps_its_posts_in_the_other_encoding(
+    family: str, servers: dict[str, MockForumServer]
+) -> None:
+    truth = servers[family].truth
+    wrong = [url for url, kind in truth.broken.items() if kind == "wrong-charset"]
+    assert wrong and set(wrong) <= set(truth.topic_urls)
+    assert set(wrong) == set(truth.actual_encodings)
+    for url in wrong:
+        body = fetch(url).body
+        posts = truth.posts_for(url)
+        assert posts
+        page = html.unescape(body.decode(truth.actual_encodings[url]))
+        assert all(line in page for post in posts for line in post.text.split("\n"))
+        assert f"charset={truth.encoding}" in page.lower() or f'charset="{truth.encoding}"' in page
+        misread = html.unescape(body.decode(truth.encoding, errors="replace"))
+        assert not all(line in misread for post in posts for line in post.text.split("\n"))
+
+
+# -- content ---------------------------------------------------------------------------------------
+
+
+def test_discuz_pages_are_gbk_and_say_so(servers: dict[str, MockForumServer]) -> None:
+    truth = servers["discuz"].truth
+    assert truth.encoding == "gbk"
+    healthy = [u for u in truth.topic_urls if u not in truth.actual_encodings]
+    for url in healthy[:12]:
+        page = fetch(url)
+        assert page.content_type == "text/html; charset=gbk"
+        with pytest.raises(UnicodeDecodeError):
+            page.body.decode("utf-8")
+        text = html.unescape(page.body.decode("gbk"))
+        assert 'content="text/html; charset=gbk"' in text
+        for post in truth.posts_for(url):
+            assert post.text.split("\n")[0] in text
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_post_truths_appear_literally_in_their_page(
+    family: str, servers: dict[str, MockForumServer], crawls: dict[str, Crawl]
+) -> None:
+    truth, pages = servers[family].truth, crawls[family].pages
+    for url in truth.topic_urls:
+        page = html.unescape(decode(truth, url, pages[url].body))
+        for post in truth.posts_for(url):
+            assert post.author in page, (url, post.floor)
+            assert post.published_raw in page, (url, post.floor)
+            for line in post.text.split("\n"):
+                assert line in page, (url, post.floor, line)
+            if post.quote:
+                assert post.quote in page
+            if post.signature:
+                assert post.signature in page
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_posts_read_with_site_selectors_match_the_truth_exactly(
+    family: str, servers: dict[str, MockForumServer], crawls: dict[str, Crawl]
+) -> None:
+    truth, pages = servers[family].truth, crawls[family].pages
+    per_page = ForumSite(family).plan.posts_per_page
+    for thread in truth.threads:
+        for n, (url, expected) in enumerate(thread.pages.items(), start=1):
+            found = extract_posts(family, decode(truth, url, pages[url].body))
+            if family == "phpbb":
+                found = [
+                    PostTruth(**{**vars(p), "floor": p.floor + (n - 1) * per_page}) for p in found
+                ]
+            first = (n - 1) * per_page + 1
+            assert [p.floor for p in expected] == list(range(first, first + len(expected)))
+            assert found == [PostTruth(**{**vars(p), "published": UNKNOWN}) for p in expected], url
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_truth_times_are_what_the_raw_text_denotes(family: str) -> None:
+    site = ForumSite(family)
+    truth = site.truth("http://127.0.0.1:1/")
+    now = datetime.fromisoformat(truth.now)
+    assert now == DEFAULT_NOW
+    for thread in truth.threads:
+        times = []
+        for posts in thread.pages.values():
+            for post in posts:
+                assert parse_raw_time(family, post.published_raw, now).isoformat() == post.published
+                assert post.published <= truth.now
+                times.append(post.published)
+        assert times == sorted(times), thread.url
+
+
+def test_static_site_uses_every_relative_time_form() -> None:
+    truth = ForumSite("static").truth("http://127.0.0.1:1/")
+    raws = [p.published_raw for t in truth.threads for ps in t.pages.values() for p in ps]
+    for pattern in (r"\d+ 分钟前", r"半小时前", r"\d+ 小时前", r"昨天 \d\d:\d\d", r"前天 \d\d:\d\d",
+                    r"\d+ 天前", r"\d{4}-\d{1,2}-\d{1,2} \d\d:\d\d"):
+        assert any(re.fullmatch(pattern, raw) for raw in raws), pattern
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_content_is_varied(family: str) -> None:
+    truth = ForumSite(family).truth("http://127.0.0.1:1/")
+    posts = [p for t in truth.threads for ps in t.pages.values() for p in ps]
+    short = {"顶", "沙发", "+1", "谢谢分享", "Thanks!", "bump", "Same here."}
+    assert any(p.text in short for p in posts)
+    assert max(len(p.text) for p in posts) > 150
+    assert sum(p.quote is not None for p in posts) >= 3
+    assert sum(p.signature is not None for p in posts) >= 10
+    assert sum(p.edited for p in posts) >= 3
+    assert len({t.title for t in truth.threads}) == len(truth.threads)
+    page_counts = {len(t.pages) for t in truth.threads}
+    assert 1 in page_counts and 4 in page_counts and len(page_counts) >= 3
+    assert all(len(ps) <= 10 for t in truth.threads for ps in t.pages.values())
+    assert len({t.board for t in truth.threads}) == 3
+
+
+# -- determinism, parameters, serialisation --------------------------------------------------------
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_same_seed_same_site_other_seed_other_site(family: str) -> None:
+    a, b, c = ForumSite(family, seed=7), ForumSite(family, seed=7), ForumSite(family, seed=8)
+    base = "http://127.0.0.1:8000/"
+    assert a.truth(base).to_dict() == b.truth(base).to_dict()
+    assert a.truth(base).to_dict() != c.truth(base).to_dict()
+    for url in a.truth(base).topic_urls[:5] + a.truth(base).non_topic_urls[:5]:
+        assert a.render(url).body == b.render(url).body
+
+
+def test_parameters_shape_the_site() -> None:
+    site = ForumSite("phpbb", boards=2, threads_per_board=4, posts_per_page=3, max_thread_pages=2,
+                     seed=3, now=datetime(2023, 1, 1, 9, 0))
+    truth = site.truth("http://example.test/")
+    assert len(truth.threads) == 8 and {len(t.pages) for t in truth.threads} == {1, 2}
+    assert all(len(ps) <= 3 for t in truth.threads for ps in t.pages.values())
+    assert truth.now == "2023-01-01T09:00:00"
+    posts = [p for t in truth.threads for ps in t.pages.values() for p in ps]
+    assert all(p.published < truth.now for p in posts)
+    small = ForumSite.from_preset("static", "small")
+    small_truth = small.truth("http://example.test/")
+    small_size = PRESETS["small"]
+    assert len(small_truth.threads) == small_size["boards"] * small_size["threads_per_board"]
+    with pytest.raises(ValueError):
+        ForumSite("vbulletin")
+
+
+def test_truth_round_trips_through_json() -> None:
+    truth = ForumSite.from_preset("discuz", "small").truth("http://127.0.0.1:9/")
+    data = json.loads(json.dumps(truth.to_dict(), ensure_ascii=False))
+    again = SiteTruth.from_dict(data)
+    assert again == truth
+    first = truth.topic_urls[0]
+    assert again.posts_for(first) == truth.posts_for(first)
+    alias = next(a for a, c in truth.url_aliases.items() if c == first)
+    assert truth.posts_for(alias) == truth.posts_for(first) and truth.is_topic(alias)
+    assert truth.thread_for(first).url == first
+    query = urlsplit(first).query.split("&")
+    reordered = first.split("?")[0] + "?" + "&".join(reversed(query)) + "#pid1"
+    assert truth.canonical(reordered) == first and truth.canonical(alias + "#top") == first
+    assert truth.canonical("http://127.0.0.1:9/elsewhere.php") == "http://127.0.0.1:9/elsewhere.php"
+    with pytest.raises(KeyError):
+        truth.posts_for(truth.non_topic_urls[0])
+
+
+# -- the server ------------------------------------------------------------------------------------
+
+
+def test_server_answers_concurrent_requests_and_logs_them() -> None:
+    with serve("discuz", preset="small") as server:
+        urls = server.truth.topic_urls * 4
+        with ThreadPoolExecutor(32) as pool:
+            statuses = list(pool.map(lambda u: fetch(u).status, urls))
+        assert statuses == [200] * len(urls)
+        assert server.requests.count() == len(urls)
+        target = urlsplit(urls[0])
+        assert server.requests.count(f"{target.path}?{target.query}") == 4
+        disallowed = server.truth.disallowed_urls[0]
+        assert disallowed not in server.requested_urls
+        assert fetch(disallowed).status == 403
+        assert disallowed in server.requested_urls
+        assert fetch(server.url + "no/such/page.php").status == 404
+        head = urllib.request.Request(server.truth.topic_urls[0], method="HEAD")
+        with urllib.request.urlopen(head, timeout=10) as response:
+            assert int(response.headers["Content-Length"]) > 1000 and response.read() == b""
+
+
+def test_stop_closes_the_port_and_is_idempotent() -> None:
+    server = serve(ForumSite.from_preset("static", "small"))
+    port = server.port
+    assert fetch(server.url).status == 200
+    server.stop()
+    server.stop()
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+        pass
+    with serve("static", port=port, preset="small") as again:
+        assert again.url == f"http://127.0.0.1:{port}/"
+        assert fetch(again.url).status == 200
