@@ -55,6 +55,8 @@ class Site:
     pages: dict[str, Document]
     gold: dict[str, list[dict[str, Any]]]
     true_body: str | None = None
+    #: The fetch time relative dates are read from (the mock forum pins its own "now").
+    now: datetime | None = None
 
 
 @dataclass
@@ -105,7 +107,8 @@ def mock_sites() -> list[Site]:
                     gold[url] = [
                         {"text": p.text, "author": p.author, "published": p.published} for p in posts
                     ]
-            sites.append(Site(f"mock-{family}", _fetch(list(gold)), gold))
+            now = datetime.fromisoformat(srv.truth.now).replace(tzinfo=None)
+            sites.append(Site(f"mock-{family}", _fetch(list(gold)), gold, now=now))
     return sites
 
 
@@ -248,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'site':14} {'pages':>5} {'rule ok':>8} {'post F1':>8} {'min F1':>7} {'author':>7} "
               f"{'date':>6} {'learn s':>8} {'apply/parse':>12}  rules")
         for site in sites:
-            r = bench_site(site, args.repeats, args.n_pages, now)
+            r = bench_site(site, args.repeats, args.n_pages, site.now or now)
             print(
                 f"{r.name:14} {r.pages:5d} {sum(r.correct) / len(r.correct):8.0%} "
                 f"{statistics.fmean(r.post_f1):8.3f} {min(r.post_f1):7.3f} "

@@ -66,9 +66,12 @@ RULE_VERSION = 1
 
 # Class tokens carrying a long number are per-post ids (``post_12345``), not a template's class.
 _UNSTABLE_TOKEN_RE = re.compile(r"\d{3,}")
-_ID_PREFIX_RE = re.compile(r"^([A-Za-z][A-Za-z_-]*?)[_-]?\d+$")
+_ID_PREFIX_RE = re.compile(r"^([A-Za-z][A-Za-z_-]*?[_-]?)\d+$")
 _PROFILE_HREF_RE = re.compile(
     r"user|member|profile|space|uid=|u=\d|author|people|/u/|/users?/|home\.php", re.IGNORECASE
+)
+_PROFILE_DATE_RE = re.compile(
+    r"joined|registered|member since|last (?:visit|login|seen)|注册|註冊|最后登录|最後登錄|加入", re.I
 )
 _AUTHOR_CLASS_RE = re.compile(r"author|user|name|poster|nick|member", re.IGNORECASE)
 _MAX_AUTHOR_CHARS = 40
@@ -695,6 +698,22 @@ def _containers(tree: HtmlElement, rule_body: str, rule_container: str | None) -
     return pairs
 
 
+def _chronological(texts: dict[tuple[int, int], str]) -> float:
+    """Share of pages whose times, read in post order, never go back (posts are chronological;
+    join dates and last-visit times in user panels are not)."""
+    epoch = datetime(2000, 1, 1)
+    by_page: dict[int, list[str]] = defaultdict(list)
+    for (page, _), text in sorted(texts.items()):
+        raw = find_time(text)
+        iso = to_iso(raw, now=epoch) if raw else None
+        if iso:
+            by_page[page].append(iso[:19])
+    pages = [v for v in by_page.values() if len(v) > 1]
+    if not pages:
+        return 0.0
+    return sum(all(a <= b for a, b in zip(v, v[1:])) for v in pages) / len(pages)
+
+
 def _has_block(el: HtmlElement) -> bool:
     return any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants())
 
@@ -766,7 +785,9 @@ def _learn_fields(
             attr_timed and len(attr_timed) >= min_coverage * n_posts
         ):
             tightness = sum(len(find_time(t) or "") / max(len(t), 1) for t in timed) / max(len(timed), 1)
-            scored["time"].append((n_timed / n_posts + 0.5 * tightness, -order[loc], loc))
+            profile = sum(1 for t in timed if _PROFILE_DATE_RE.search(t)) / max(len(timed), 1)
+            score = n_timed / n_posts + 0.5 * tightness + _chronological(texts) - profile
+            scored["time"].append((score, -order[loc], loc))
         floors = {k: parse_floor(t) for k, t in texts.items()}
         if sum(f is not None for f in floors.values()) >= min_coverage * n_posts:
             increasing = True

@@ -193,5 +193,8 @@ def strip_notices(text: str) -> str:
 
 
 def own_text(element: HtmlElement, exclude: Sequence[str] = DEFAULT_EXCLUDE) -> str:
-    """A post body's own words: no quotes, signatures or edit notices, whitespace normalised."""
-    return normalise(strip_notices(element_text(element, exclude)))
+    """A post body's own words: no quotes, signatures or edit notices, one line per paragraph.
+
+    Blank lines are left to separate posts in a thread's whole text.
+    """
+    return normalise(strip_notices(element_text(element, exclude))).replace("\n\n", "\n")

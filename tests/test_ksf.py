@@ -302,3 +302,32 @@ def test_random_samples_learn_the_same_rule(forum: list[Document]) -> None:
         for _ in range(5)
     }
     assert bodies == {"td.t_f"}
+
+
+# ------------------------------------------------------------------------- the mock forum (HTTP)
+
+
+@pytest.mark.parametrize("family", ["discuz", "phpbb", "static"])
+def test_mock_forum_family_over_http(family: str) -> None:
+    import urllib.request
+
+    mockforum = pytest.importorskip("forumcrawl.mockforum")
+    with mockforum.serve(family) as srv:
+        now = datetime.fromisoformat(srv.truth.now).replace(tzinfo=None)
+        pages = {}
+        for thread in srv.truth.threads:
+            for url, truth in thread.pages.items():
+                if url in srv.truth.actual_encodings or url in srv.truth.broken:
+                    continue  # decoding those is Document's job, tested with it
+                with urllib.request.urlopen(url, timeout=10) as response:
+                    doc = Document.from_bytes(response.read(), url, response.headers.get("Content-Type"))
+                pages[url] = (doc, truth)
+    urls = sorted(pages)
+    sample = random.Random(1).sample(urls, 5)
+    model = KeywordScoringExtractor().fit([pages[u][0] for u in sample])
+    for url in urls:
+        doc, truth = pages[url]
+        posts = model.extract(doc, now=now)
+        assert [p.author for p in posts] == [t.author for t in truth], url
+        assert [p.text for p in posts] == [t.text for t in truth], url
+        assert [p.published[:16] for p in posts] == [t.published[:16] for t in truth], url
