@@ -99,3 +99,16 @@ def test_site_keeps_non_default_ports_and_lowercases():
     assert site_of("http://BBS.Example.com:8080/a?b") == "bbs.example.com:8080"
     assert site_of("https://bbs.example.com/") == "bbs.example.com"
     assert site_of("not a url") == ""
+
+
+def test_latin1_page_declared_utf8_is_not_read_as_chinese():
+    body = page("Jürgen schrieb: Grüße aus Köln, à bientôt", "<meta charset=utf-8>", title="Forum").encode("cp1252")
+    text, used = decode_html(body, "text/html; charset=utf-8")
+    assert used == "cp1252"
+    assert "Jürgen" in text and "Grüße" in text
+
+
+def test_declared_western_charset_is_kept():
+    body = page("Jürgen", "<meta charset=iso-8859-1>", title="Forum").encode("latin-1")
+    text, used = decode_html(body)
+    assert "Jürgen" in text
