@@ -298,7 +298,7 @@ def test_robots_disallowed_links_are_exactly_the_truths_and_never_fetched(
     truth, result = server.truth, crawls[family]
     assert result.blocked == set(truth.disallowed_urls)
     assert truth.disallowed_urls, "each site links some disallowed pages"
-    assert not set(server.requested_urls) & set(truth.disallowed_urls)
+    assert not set(server.requested_urls()) & set(truth.disallowed_urls)
     robots = fetch(server.url + "robots.txt").body.decode()
     assert "Disallow: /admin/" in robots or "Disallow: /adm/" in robots
 
@@ -520,9 +520,9 @@ def test_server_answers_concurrent_requests_and_logs_them() -> None:
         target = urlsplit(urls[0])
         assert server.requests.count(f"{target.path}?{target.query}") == 4
         disallowed = server.truth.disallowed_urls[0]
-        assert disallowed not in server.requested_urls
+        assert disallowed not in server.requested_urls()
         assert fetch(disallowed).status == 403
-        assert disallowed in server.requested_urls
+        assert disallowed in server.requested_urls()
         assert fetch(server.url + "no/such/page.php").status == 404
         head = urllib.request.Request(server.truth.topic_urls[0], method="HEAD")
         with urllib.request.urlopen(head, timeout=10) as response:

@@ -233,10 +233,7 @@ def build_plan(
                 start = _minute(now - timedelta(days=20, minutes=rng.randint(0, 600)))
             end = showcase[0] if showcase else start + (now - _MINUTE - start) * rng.uniform(0.2, 1)
             times = [start, *_spread(rng, start, end, count - 1 - len(showcase)), *showcase]
-            title = writer.title(theme)
-            while title in titles:
-                title = writer.title(theme)
-            titles.add(title)
+            title = writer.title(theme, titles)
             op = rng.choices(members, weights)[0]
             posts: list[Post] = []
             for floor, moment in enumerate(times, start=1):

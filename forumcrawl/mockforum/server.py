@@ -136,7 +136,6 @@ class MockForumServer:
         """The absolute URL of a request target or relative link on this server."""
         return urljoin(self.url, target)
 
-    @property
     def requested_urls(self) -> list[str]:
         """Every request so far as an absolute URL, comparable with the truth's URLs."""
         return [self.absolute(target) for target in self.requests]

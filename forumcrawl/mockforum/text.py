@@ -291,9 +291,21 @@ class Writer:
             p=rng.choice(self._pools.problems),
         )
 
-    def title(self, theme: Theme) -> str:
-        """A thread title about one of the theme's nouns."""
-        return self._fill(self._rng.choice(self._pools.titles), theme)
+    def title(self, theme: Theme, taken: set[str]) -> str:
+        """A thread title about one of the theme's nouns, not in ``taken`` (and added to it).
+
+        Once the pool runs dry a number is appended, as posters do for a series ("（2）").
+        """
+        for _ in range(30):
+            title = self._fill(self._rng.choice(self._pools.titles), theme)
+            if title not in taken:
+                break
+        else:
+            base, n = title, 2
+            while (title := f"{base}（{n}）" if self.lang == "zh" else f"{base} ({n})") in taken:
+                n += 1
+        taken.add(title)
+        return title
 
     def short_reply(self) -> str:
         """A one-line reply with almost no content ("顶", "+1")."""
