@@ -31,7 +31,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
-from forumcrawl.extractors.dates import find_time, to_iso
+from forumcrawl.extractors.dates import find_time, read_time, to_iso
 from forumcrawl.extractors.posts import (
     BLOCK_TAGS,
     DEFAULT_EXCLUDE,
@@ -358,42 +358,50 @@ def _relative_locators(el: HtmlElement, container: HtmlElement) -> list[str]:
     return [own, path] if own else [path]
 
 
-def _outermost(elements: Sequence[HtmlElement]) -> list[HtmlElement]:
-    """Drop elements nested inside another element of the list (document order kept)."""
+def _outermost(elements: Sequence[HtmlElement], tag: str | None = None) -> list[HtmlElement]:
+    """Drop elements nested inside another element of the list (document order kept).
+
+    With ``tag`` (every element has it) only ancestors of that tag are looked at, a filter lxml
+    applies before creating Python proxies for them.
+    """
+    if len(elements) < 2:
+        return list(elements)
     chosen = set(elements)
-    result = []
-    for el in elements:
-        if not any(a in chosen for a in el.iterancestors()):
-            result.append(el)
-    return result
+    return [el for el in elements if not any(a in chosen for a in el.iterancestors(tag))]
 
 
 @lru_cache(maxsize=1024)
-def _outermost_xpath(selector: str) -> lxml.etree.XPath | None:
-    """For a simple CSS selector (one compound, no combinator), an XPath of its outermost matches."""
+def _simple_xpath(selector: str) -> lxml.etree.XPath | None:
+    """For a simple CSS selector (one compound, no combinator), an XPath of all its matches.
+
+    Nested matches are dropped in Python (:func:`_outermost`): an ``ancestor`` test inside the
+    XPath is evaluated for every candidate and costs more than the parse of a small page.
+    """
     if is_xpath(selector) or re.search(r"[\s>+~,]", selector):
         return None
-    own = _translator.css_to_xpath(selector, prefix="")
-    return lxml.etree.XPath(f"descendant-or-self::{own}[not(ancestor::{own})]")
-
-
-@lru_cache(maxsize=1024)
-def _owner_xpath(selector: str) -> lxml.etree.XPath | None:
-    """For a simple CSS selector, an XPath from an element to its outermost matching ancestor."""
-    if is_xpath(selector) or re.search(r"[\s>+~,]", selector):
-        return None
-    own = _translator.css_to_xpath(selector, prefix="")
-    return lxml.etree.XPath(f"ancestor::{own}[not(ancestor::{own})]")
+    return lxml.etree.XPath(_translator.css_to_xpath(selector, prefix="descendant-or-self::"))
 
 
 def _select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
     """Outermost elements matching ``selector`` in document order."""
     if not selector:
         return []
-    fast = _outermost_xpath(selector)
-    if fast is not None:
-        return fast(tree)
-    return _outermost([e for e in compile_selector(selector)(tree) if isinstance(e.tag, str)])
+    fast = _simple_xpath(selector)
+    if fast is None:
+        return _outermost([e for e in compile_selector(selector)(tree) if isinstance(e.tag, str)])
+    return _outermost(fast(tree), _selector_tag(selector))
+
+
+@lru_cache(maxsize=1024)
+def _selector_tag(selector: str) -> str | None:
+    """The element name a simple CSS selector requires (``div`` of ``div.post``), if any."""
+    m = re.match(r"[A-Za-z][\w-]*", selector)
+    return m.group().lower() if m else None
+
+
+def _owner(body: HtmlElement, containers: set[HtmlElement], tag: str | None) -> HtmlElement | None:
+    """The nearest ancestor of ``body`` among ``containers`` (of element name ``tag``)."""
+    return next((a for a in body.iterancestors(tag) if a in containers), None)
 
 
 def _select_all(trees: Sequence[HtmlElement], selector: str) -> list[HtmlElement]:
@@ -521,22 +529,14 @@ def _time_of(el: HtmlElement | None, now: datetime) -> tuple[str | None, str | N
     """``(published, published_raw)`` from a time element (its text, else its title/datetime)."""
     if el is None:
         return None, None
-    raw = find_time(_field_text(el))
-    exact = None
+    found = read_time(_field_text(el), now=now)
     for attr_el in _TIME_ATTRS_XPATH(el):
         for attr in ("datetime", "title", "data-time", "data-datetime"):
-            value = attr_el.get(attr)
-            if value and find_time(value):
-                exact = value
-                break
-        if exact:
-            break
-    if raw is None and exact is None:
-        return None, None
-    published = to_iso(exact, now=now) if exact else None
-    if published is None and raw is not None:
-        published = to_iso(raw, now=now)
-    return published, raw or exact
+            exact = read_time(attr_el.get(attr) or "", now=now)
+            if exact is not None:
+                published = exact[1] or (found[1] if found else None)
+                return published, found[0] if found else attr_el.get(attr)
+    return (found[1], found[0]) if found else (None, None)
 
 
 def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None) -> list[Post]:
@@ -553,17 +553,13 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
     if not bodies:
         return []
     now = now or datetime.now(timezone.utc)
-    owner_of = _owner_xpath(rule.container) if rule.container else None
-    if owner_of is None and rule.container:
-        container_set = set(_select(tree, rule.container))
+    container_set = set(_select(tree, rule.container)) if rule.container else set()
+    container_tag = _selector_tag(rule.container) if _simple_xpath(rule.container or "") else None
     grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement]]] = {}
     for body in bodies:
         owner = None
         if rule.container:
-            if owner_of is not None:
-                owner = next(iter(owner_of(body)), None)
-            else:
-                owner = next((a for a in body.iterancestors() if a in container_set), None)
+            owner = _owner(body, container_set, container_tag)
             if owner is None:
                 continue  # a body-like element outside every post (a preview, a sidebar)
         key = id(owner) if owner is not None else id(body)
@@ -582,8 +578,7 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
             if rule.time:
                 published, raw = _time_of(_first(container, rule.time), now)
             else:
-                raw = find_time(_header_text(container, parts[0]))
-                published = to_iso(raw, now=now) if raw else None
+                raw, published = read_time(_header_text(container, parts[0]), now=now) or (None, None)
             if rule.floor:
                 found = _first(container, rule.floor)
                 floor = parse_floor(_field_text(found)) if found is not None else None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -115,15 +116,68 @@ def compile_selector(selector: str, *, relative: bool = False) -> lxml.etree.XPa
         raise ValueError(f"invalid XPath {expression!r}: {exc}") from exc
 
 
+_SIMPLE_CSS_RE = re.compile(r"^(\*|[A-Za-z][\w-]*)?((?:\.-?[A-Za-z_][\w-]*)*)$")
+
+
+@dataclass(frozen=True, slots=True)
+class _Exclusion:
+    """An exclusion list split into what plain Python tests cheaply and what needs XPath.
+
+    ``tag`` and ``tag.class`` selectors (all the defaults and most learned ones) are matched on
+    each descendant's tag and class tokens; an XPath call per post body costs more than the walk.
+    """
+
+    tags: frozenset[str]
+    classed: tuple[tuple[str | None, frozenset[str]], ...]
+    xpath: lxml.etree.XPath | None
+
+    def find(self, element: HtmlElement) -> list[HtmlElement]:
+        """Outermost excluded elements below ``element``, in document order."""
+        others = set(self.xpath(element)) if self.xpath is not None else ()
+        found = []
+        for el in element.iterdescendants():
+            tag = el.tag
+            if not isinstance(tag, str):
+                continue
+            if tag in self.tags or el in others:
+                found.append(el)
+                continue
+            classes = el.get("class")
+            if classes and self.classed:
+                tokens = set(classes.split())
+                if any((t is None or t == tag) and need <= tokens for t, need in self.classed):
+                    found.append(el)
+        return _outermost(found)
+
+
 @lru_cache(maxsize=512)
-def _exclude_xpath(exclude: tuple[str, ...]) -> lxml.etree.XPath:
-    """The excluded elements below a post body (outermost ones only)."""
-    conditions = []
+def _exclusion(exclude: tuple[str, ...]) -> _Exclusion:
+    tags: set[str] = set()
+    classed: list[tuple[str | None, frozenset[str]]] = []
+    conditions: list[str] = []
     for selector in exclude:
-        xp = selector if is_xpath(selector) else _translator.css_to_xpath(selector, prefix="self::")
-        conditions.append(f"({xp})")
-    predicate = " or ".join(conditions) or "false()"
-    return lxml.etree.XPath(f"descendant::*[{predicate}][not(ancestor::*[count(ancestor::*) >= $depth][{predicate}])]")
+        m = None if is_xpath(selector) else _SIMPLE_CSS_RE.match(selector)
+        if m and (m.group(1) or m.group(2)):
+            tag = None if m.group(1) in {None, "*"} else m.group(1).lower()
+            need = frozenset(m.group(2).split(".")[1:])
+            if need:
+                classed.append((tag, need))
+            elif tag:
+                tags.add(tag)
+        elif is_xpath(selector):
+            conditions.append(f"({selector})")
+        else:
+            conditions.append(f"({_translator.css_to_xpath(selector, prefix='self::')})")
+    xpath = lxml.etree.XPath(f"descendant::*[{' or '.join(conditions)}]") if conditions else None
+    return _Exclusion(frozenset(tags), tuple(classed), xpath)
+
+
+def _outermost(elements: list[HtmlElement]) -> list[HtmlElement]:
+    """Drop elements nested in another element of the list (document order kept)."""
+    if len(elements) < 2:
+        return elements
+    chosen = set(elements)
+    return [el for el in elements if not any(a in chosen for a in el.iterancestors())]
 
 
 _BLOCK_TAG_RE = re.compile(
@@ -156,8 +210,6 @@ def _hints(exclude: tuple[str, ...]) -> tuple[str, ...] | None:
     return tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
 
 
-
-
 def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
     """Text of ``element`` with line breaks at block boundaries, without ``exclude``d parts.
 
@@ -167,10 +219,13 @@ def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
     """
     markup = _markup(element)
     text = _markup_text(markup)
-    hints = _hints(tuple(exclude)) if exclude else None
-    if exclude and (hints is None or any(w in markup.lower() for w in hints)):
-        depth = sum(1 for _ in element.iterancestors()) + 1
-        for part in _exclude_xpath(tuple(exclude))(element, depth=depth):
+    if not exclude:
+        return text
+    exclude = tuple(exclude)
+    hints = _hints(exclude)
+    lower = markup.lower() if hints else ""
+    if hints is None or any(w in lower for w in hints):
+        for part in _exclusion(exclude).find(element):
             inner = _markup_text(_markup(part))
             if inner.strip():
                 text = text.replace(inner, "\n", 1)
