@@ -1,0 +1,528 @@
+"""Learn which URLs of a site are thread (topic) pages: USC clustering plus page evidence.
+
+This is the paper's Algorithm 3 (seed 003 §3.1.4): sample the site's URLs, cluster their
+structure vectors with KNN-DPC, take the topic cluster and turn it into a resolver that classifies
+every other URL cheaply. The paper needs one example thread URL to know which cluster holds the
+threads; :func:`learn_topic_rule` accepts one (``topic_example``) and otherwise decides from the
+pages the crawl has already fetched: thread pages carry several post-like blocks (repeated
+siblings with real text), each with a time, rarely headed by a link to another page
+(:func:`page_evidence`). Clusters are scored by the mean evidence of their fetched pages; URL
+shapes that name threads (``viewtopic``, ``/threads/``) only break ties.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin, urlsplit
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from forumcrawl.document import site_of
+from forumcrawl.extractors.dates import find_time
+from forumcrawl.extractors.dpc import KNNDensityPeaks
+from forumcrawl.extractors.url_rules import UrlResolver
+from forumcrawl.extractors.usc import split_url, usc_distance_matrix
+
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+    from forumcrawl.document import Document
+
+__all__ = [
+    "ClusterSummary",
+    "PageEvidence",
+    "TopicRuleResult",
+    "learn_topic_rule",
+    "page_evidence",
+]
+
+#: Own (non-link) text weight of a post-like block (a CJK character weighs 3, about a word's
+#: worth of letters). Tuned on the shared harvest/wcxb forum pages against machina board rows
+#: (median 51-58): posts are longer, and one-line replies are outvoted by the other posts.
+POST_TEXT = 80
+#: A page looks like a thread page when it scores at least this share of what the best pages
+#: of the site score, and clearly not one at most ``NOT_TOPIC_SHARE`` of it. On machina, thread
+#: pages score 0.9-1.0, board, profile and member-post pages 0.0-0.2 (category pages 0.66).
+TOPIC_SHARE = 0.6
+NOT_TOPIC_SHARE = 0.3
+#: Below this score even the best pages are not taken for thread pages.
+MIN_TOPIC_SCORE = 0.25
+#: A cluster is a topic cluster when this share of its judged pages look like threads.
+TOPIC_PAGE_SHARE = 0.25
+#: Clusters whose evidence differs by less than this are tied; URL shape decides.
+TIE = 0.05
+
+_SKIP = frozenset(
+    "script style noscript template select option textarea button svg head title form".split()
+)
+_HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+_TITLE_CLASS = re.compile(r"title|subject|topic|thread|headline", re.IGNORECASE)
+#: Anchor text weight of a title that heads a block (a username is shorter): tuned so that
+#: XenForo's ``h4.message-name`` usernames do not count and machina's "Re: <title>" do.
+TITLE_ANCHOR = 18
+_TIME_ATTRS = ("datetime", "data-time", "data-timestamp", "data-datestring", "data-date")
+_STATE_CLASSES = frozenset(
+    "odd even alt first last active selected new unread read clearfix".split()
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_DIGITS = re.compile(r"\d+")
+#: Words that name thread pages in common forum engines' URLs: a tie-breaker only.
+_THREAD_SHAPE = re.compile(
+    r"(?:viewtopic|showtopic|showthread|viewthread|thread|topic|discussion|/t/|/posts?/|tid=)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class PageEvidence:
+    """How much a page looks like a thread page, and why.
+
+    ``score`` in ``[0, 1]`` grows with the number of post-like blocks (``1 − e^{−n/2}``), is
+    scaled by ``0.4 + 0.6 × time_fraction`` (posts carry times, article paragraphs do not) and by
+    ``1 − listing_fraction`` (blocks headed by a link to another page summarise that page: a
+    member's post list, search results), with a small bonus for blocks linking to the page
+    itself (post permalinks).
+    """
+
+    score: float
+    #: Size of the repeated sibling group examined (the one with most post-like members).
+    n_blocks: int
+    #: Members with at least :data:`POST_TEXT` of own text and at most half of it in links.
+    n_posts: int
+    median_text: float
+    link_density: float
+    time_fraction: float
+    self_link_fraction: float
+    listing_fraction: float
+
+    def describe(self) -> str:
+        """One line for logs."""
+        return (
+            f"score {self.score:.2f}: {self.n_posts} post-like of {self.n_blocks} blocks, "
+            f"times {self.time_fraction:.0%}, self-links {self.self_link_fraction:.0%}, "
+            f"link-headed {self.listing_fraction:.0%}"
+        )
+
+
+_NO_EVIDENCE = PageEvidence(0.0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+def _weight(text: str | None) -> int:
+    if not text:
+        return 0
+    compact = "".join(text.split())
+    return len(compact) + 2 * len(_CJK.findall(compact))
+
+
+def _signature(el: HtmlElement) -> tuple[str, frozenset[str]]:
+    classes = frozenset(
+        _DIGITS.sub("", c)
+        for c in (el.get("class") or "").split()
+        if c.lower() not in _STATE_CLASSES
+    )
+    return str(el.tag), classes
+
+
+def _has_time(el: HtmlElement) -> bool:
+    for node in el.iter():
+        if node.tag == "time" or (
+            isinstance(node.tag, str) and any(node.get(a) for a in _TIME_ATTRS)
+        ):
+            return True
+    return bool(find_time(el.text_content()[:2000]))
+
+
+def _link_kind(href: str, base: str, page_path: str) -> str:
+    """``self`` (this page or a fragment of it), ``away`` (another page of the site), ``out``."""
+    href = href.strip()
+    if href.startswith("#"):
+        return "self"
+    try:
+        target = urlsplit(urljoin(base, href))
+    except ValueError:
+        return "out"
+    if target.scheme not in ("http", "https") or target.netloc.lower() != urlsplit(base).netloc.lower():
+        return "out"
+    return "self" if (target.path or "/") == page_path else "away"
+
+
+def _headed_elsewhere(block: HtmlElement, anchor: HtmlElement, kind: str) -> bool:
+    """Whether ``anchor`` is a title heading ``block`` and leading to another page: a long
+    anchor (not a username) inside a heading or a title-like element, outside quotes."""
+    if kind != "away":
+        return False
+    text = anchor.text_content().strip()
+    if _weight(text) < TITLE_ANCHOR or not (" " in text or _CJK.search(text)):
+        return False
+    titled = False
+    for up in anchor.iterancestors():
+        if up is block:
+            break
+        if up.tag == "blockquote":
+            return False
+        titled = titled or up.tag in _HEADINGS or bool(_TITLE_CLASS.search(up.get("class") or ""))
+    return titled
+
+
+def page_evidence(document: Document) -> PageEvidence:
+    """Score how much ``document`` looks like a thread page (see :class:`PageEvidence`).
+
+    The page's repeated sibling groups (children of one parent with the same tag and classes,
+    digits and state classes such as ``odd``/``even`` ignored) are compared by their number of
+    post-like members; the best group's members are then checked for times, links to the page
+    itself, and headings that link elsewhere. Linear in the size of the page.
+    """
+    tree = document.tree
+    if tree is None:
+        return _NO_EVIDENCE
+    body = tree.find("body")
+    elements = [e for e in (body if body is not None else tree).iter() if isinstance(e.tag, str)]
+    total: dict[HtmlElement, int] = {}
+    linked: dict[HtmlElement, int] = {}
+    for el in reversed(elements):  # children before parents
+        if el.tag in _SKIP:
+            total[el] = linked[el] = 0
+            continue
+        text, in_links = _weight(el.text), 0
+        for child in el:
+            if isinstance(child.tag, str):
+                text += total.get(child, 0)
+                in_links += linked.get(child, 0)
+            text += _weight(child.tail)
+        total[el] = text
+        linked[el] = text if el.tag == "a" else in_links
+
+    def postlike(el: HtmlElement) -> bool:
+        return total[el] - linked[el] >= POST_TEXT and linked[el] <= 0.5 * total[el]
+
+    best: list[HtmlElement] = []
+    best_key = (0, 0)
+    for el in elements:
+        if el.tag in _SKIP or len(el) < 2:
+            continue
+        groups: dict[tuple[str, frozenset[str]], list[HtmlElement]] = defaultdict(list)
+        for child in el:
+            if isinstance(child.tag, str) and child.tag not in _SKIP:
+                groups[_signature(child)].append(child)
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            key = (sum(map(postlike, members)), sum(total[m] - linked[m] for m in members))
+            if key > best_key:
+                best_key, best = key, members
+    if not best:
+        return _NO_EVIDENCE
+    base_el = tree.find(".//base[@href]")
+    base = urljoin(document.url, base_el.get("href")) if base_el is not None else document.url
+    page_path = urlsplit(document.url).path or "/"
+    posts = [m for m in best if postlike(m)]
+    times = selfs = headed = 0
+    for m in posts:
+        times += _has_time(m)
+        is_self = heading_away = False
+        for a in m.iter("a"):
+            href = a.get("href")
+            if not href:
+                continue
+            kind = _link_kind(href, base, page_path)
+            if kind == "self":
+                is_self = True
+            elif not heading_away:
+                heading_away = _headed_elsewhere(m, a, kind)
+        selfs += is_self
+        headed += heading_away and not is_self
+    n = len(posts)
+    share = (lambda k: k / n) if n else (lambda k: 0.0)
+    weight = sum(total[m] for m in best)
+    score = (
+        (1.0 - np.exp(-n / 2.0))
+        * (0.4 + 0.6 * share(times))
+        * (1.0 - share(headed))
+        * (0.85 + 0.15 * share(selfs))
+    )
+    return PageEvidence(
+        score=round(float(score), 4),
+        n_blocks=len(best),
+        n_posts=n,
+        median_text=float(statistics.median(total[m] - linked[m] for m in best)),
+        link_density=round(sum(linked[m] for m in best) / weight, 4) if weight else 0.0,
+        time_fraction=round(share(times), 4),
+        self_link_fraction=round(share(selfs), 4),
+        listing_fraction=round(share(headed), 4),
+    )
+
+
+@dataclass(frozen=True)
+class ClusterSummary:
+    """One cluster of the sample, for logs and the ``urls`` command."""
+
+    label: int
+    size: int
+    #: Fetched pages of the cluster, how many of them look like thread pages, and their mean
+    #: :func:`page_evidence` score (None: no page).
+    n_pages: int
+    thread_pages: int
+    evidence: float | None
+    topic: bool
+    #: A rule fitted on this cluster alone, as a pattern.
+    pattern: str
+    examples: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TopicRuleResult:
+    """What :func:`learn_topic_rule` learned, and why."""
+
+    #: The topic-URL rule (``resolver.to_dict()`` is what a site model stores).
+    resolver: UrlResolver
+    site: str
+    #: The clustered sample and its cluster labels.
+    urls: tuple[str, ...]
+    labels: np.ndarray
+    clusters: tuple[ClusterSummary, ...]
+    topic_clusters: tuple[int, ...]
+    #: Why these clusters: one paragraph with the scores, for the log.
+    reason: str
+    #: The fitted clustering (``clustering.plot_decision_graph(path)`` draws it).
+    clustering: KNNDensityPeaks
+
+
+@dataclass(frozen=True)
+class _ClusterStats:
+    pages: int
+    threads: int
+    others: int
+    score: float | None
+    shape: float
+
+    def is_topic(self) -> bool:
+        """Threads among the cluster's pages: at least one, and a quarter of those judged (a
+        board page is often a thread's nearest URL, so thread clusters hold a few)."""
+        return self.threads >= 1 and self.threads >= TOPIC_PAGE_SHARE * (self.threads + self.others)
+
+
+def _verdict(evidence: PageEvidence, ref: float) -> int:
+    """1: looks like a thread page; 0: clearly not one; -1: cannot tell.
+
+    "Clearly not" needs a low score *and* a reason: no post-like block at all, or posts that
+    are mostly headed by links elsewhere (a list of posts). A thread with a single short post
+    scores low too, but is not evidence against its URL shape.
+    """
+    if evidence.score >= TOPIC_SHARE * ref:
+        return 1
+    if evidence.score <= NOT_TOPIC_SHARE * ref and (
+        evidence.n_posts == 0 or evidence.listing_fraction >= 0.5
+    ):
+        return 0
+    return -1
+
+
+def _cluster_pattern(urls: list[str]) -> str:
+    """The pattern of a rule fitted on one cluster alone (no siblings, no pages step)."""
+    return str(UrlResolver(min_variants=0, paginate=False).fit(urls, np.ones(len(urls), dtype=int)))
+
+
+def _site_urls(
+    urls: Sequence[str], pages: Mapping[str, Document], topic_example: str | None
+) -> tuple[str, list[str], int]:
+    """The site to learn (the example's, else the most common) and its distinct URLs."""
+    kept: dict[str, str] = {}
+    for url in [*(urls or ()), *pages]:
+        if not isinstance(url, str):
+            raise TypeError(f"URLs must be str, got {type(url).__name__}")
+        url = url.strip()
+        try:
+            split_url(url)
+        except ValueError:
+            continue
+        kept.setdefault(url, site_of(url))
+    if topic_example is not None:
+        split_url(topic_example)  # a bad example is the caller's error: raise it
+        site = site_of(topic_example)
+        kept.setdefault(topic_example.strip(), site)
+    elif kept:
+        counts: dict[str, int] = defaultdict(int)
+        for s in kept.values():
+            counts[s] += 1
+        site = max(counts, key=lambda s: (counts[s], s))
+    else:
+        raise ValueError("no http(s) URL to learn from")
+    same = [u for u, s in kept.items() if s == site]
+    return site, same, len(kept) - len(same)
+
+
+def _sample(
+    urls: list[str], must: list[str], size: int, random_state: int | np.random.RandomState | None
+) -> list[str]:
+    if len(urls) <= size:
+        return urls
+    rng = check_random_state(random_state)
+    must_set = dict.fromkeys(must)
+    if len(must_set) >= size:
+        chosen = rng.choice(len(must), size=size, replace=False)
+        return [must[i] for i in sorted(chosen)]
+    rest = [u for u in urls if u not in must_set]
+    extra = rng.choice(len(rest), size=size - len(must_set), replace=False)
+    picked = set(must_set) | {rest[i] for i in extra}
+    return [u for u in urls if u in picked]
+
+
+def learn_topic_rule(
+    urls: Sequence[str],
+    pages: Mapping[str, Document] | None = None,
+    *,
+    topic_example: str | None = None,
+    sample_size: int = 600,
+    n_neighbors: int = 10,
+    random_state: int | np.random.RandomState | None = 0,
+) -> TopicRuleResult:
+    """Learn a site's topic-URL rule from a sample of its URLs and some fetched pages.
+
+    Parameters
+    ----------
+    urls : URLs of the site (links seen, pages fetched). Other sites' URLs and non-http(s)
+        strings are left out; duplicates count once.
+    pages : fetched pages by URL, the evidence for choosing the topic cluster automatically.
+    topic_example : a thread URL given by the user (the paper's ``-a topic_example=``): its
+        cluster is the topic cluster, whatever the pages say.
+    sample_size : URLs clustered at most (KNN-DPC is quadratic); pages and the example are
+        always in the sample.
+    n_neighbors : ``K`` of KNN-DPC.
+    random_state : seed of the sample.
+
+    Returns
+    -------
+    TopicRuleResult
+        The resolver, the clusters with their evidence, and the reason as text.
+
+    Raises
+    ------
+    ValueError
+        No usable URL, a bad ``topic_example``, or (without an example) no fetched page that
+        looks like a thread page.
+
+    Notes
+    -----
+    Centres are all local density peaks (``center_selection="local_peaks"``): URL templates
+    nest (site section, board, thread), so ``γ`` has no single knee, and threads split into a
+    cluster per board are merged again by the resolver's siblings step
+    (:class:`forumcrawl.extractors.url_rules.UrlResolver`). Clusters are labelled for the
+    resolver as topic (1), not topic (0: fetched pages that are clearly not threads, clusters
+    whose pages are not) or unknown (-1).
+
+    References
+    ----------
+    .. [1] Seed 003 §3.1.4, Algorithm 3 (URLs' Structure Clustering).
+    """
+    pages = dict(pages or {})
+    site, same_site, other = _site_urls(urls, pages, topic_example)
+    example = topic_example.strip() if topic_example is not None else None
+    site_pages = {u.strip(): d for u, d in pages.items() if u.strip() in set(same_site)}
+    must = ([example] if example else []) + [u for u in same_site if u in site_pages]
+    sample = _sample(same_site, must, int(sample_size), random_state)
+    if not sample:
+        raise ValueError("no http(s) URL of the site to learn from")
+    clustering = KNNDensityPeaks(
+        n_neighbors=n_neighbors, center_selection="local_peaks", metric="precomputed"
+    )
+    labels = clustering.fit(usc_distance_matrix(sample)).labels_
+    evidence = {u: page_evidence(site_pages[u]) for u in sample if u in site_pages}
+    # What a thread page scores on this site: the mean of the three best pages (one odd page
+    # cannot set it). Pages are judged relative to it, since page layouts differ between sites.
+    best_scores = sorted((e.score for e in evidence.values()), reverse=True)[:3]
+    ref = float(np.mean(best_scores)) if best_scores else 0.0
+    n_clusters = int(labels.max()) + 1
+    members = [np.flatnonzero(labels == k) for k in range(n_clusters)]
+    verdict = {u: _verdict(e, ref) for u, e in evidence.items()}
+    stats = []
+    for k in range(n_clusters):
+        seen = [sample[i] for i in members[k] if sample[i] in evidence]
+        stats.append(
+            _ClusterStats(
+                pages=len(seen),
+                threads=sum(verdict[u] == 1 for u in seen),
+                others=sum(verdict[u] == 0 for u in seen),
+                score=float(np.mean([evidence[u].score for u in seen])) if seen else None,
+                shape=float(np.mean([bool(_THREAD_SHAPE.search(sample[i])) for i in members[k]])),
+            )
+        )
+    if example is not None:
+        seed = int(labels[sample.index(example)])
+        topic = {seed}
+        why = f"the example {example} is in cluster {seed}"
+    else:
+        if not evidence:
+            raise ValueError("no fetched page to choose the topic cluster from; give topic_example")
+        if ref < MIN_TOPIC_SCORE:
+            raise ValueError(
+                f"no fetched page looks like a thread page (best evidence {ref:.2f} < "
+                f"{MIN_TOPIC_SCORE}); give topic_example"
+            )
+        topic = {k for k, st in enumerate(stats) if st.is_topic()}
+        top = max((st.score or 0.0) for k, st in enumerate(stats) if k in topic)
+        seed = max(
+            topic,
+            key=lambda k: (
+                (stats[k].score or 0.0) >= top - TIE, stats[k].shape, stats[k].score or 0.0, -k
+            ),
+        )
+        why = (
+            f"cluster {seed} has the best page evidence ({stats[seed].score:.2f}; a thread page "
+            f"here scores {ref:.2f})"
+        )
+    # Topic clusters are positives; a fetched page that is clearly no thread is a negative. The
+    # other URLs stay unknown, even in clusters whose pages are all negatives: a board page's
+    # nearest URLs are its threads, so such a cluster may hold threads not fetched yet.
+    y = np.full(len(sample), -1, dtype=np.int64)
+    for k in topic:
+        y[members[k]] = 1
+    if ref >= MIN_TOPIC_SCORE:
+        for i, url in enumerate(sample):
+            if verdict.get(url) == 0 and url != example:
+                y[i] = 0
+    resolver = UrlResolver().fit(sample, y)
+    summaries = tuple(
+        ClusterSummary(
+            label=k,
+            size=len(members[k]),
+            n_pages=st.pages,
+            thread_pages=st.threads,
+            evidence=None if st.score is None else round(st.score, 3),
+            topic=k in topic,
+            pattern=_cluster_pattern([sample[i] for i in members[k]]),
+            examples=tuple(sample[i] for i in members[k][:3]),
+        )
+        for k, st in enumerate(stats)
+    )
+    ranked = sorted(
+        (c for c in summaries if c.evidence is not None), key=lambda c: -(c.evidence or 0.0)
+    )
+    table = "; ".join(
+        f"{c.label}{'*' if c.topic else ''} {c.evidence:.2f} ({c.thread_pages}/{c.n_pages} "
+        f"thread pages, {c.size} URLs, {c.pattern})"
+        for c in ranked[:8]
+    )
+    reason = (
+        f"{why}; topic clusters {sorted(topic)}; rule {resolver} from {resolver.n_topic_} URLs"
+        + (f", widened at {', '.join(resolver.widened_)}" if resolver.widened_ else "")
+        + f"; {len(sample)} URLs sampled of {len(same_site)}"
+        + (f" ({other} of other sites left out)" if other else "")
+        + f", {n_clusters} clusters, {len(evidence)} pages scored"
+        + (f"; clusters by evidence (* = topic): {table}" if table else "")
+    )
+    return TopicRuleResult(
+        resolver=resolver,
+        site=site,
+        urls=tuple(sample),
+        labels=labels,
+        clusters=summaries,
+        topic_clusters=tuple(sorted(topic)),
+        reason=reason,
+        clustering=clustering,
+    )

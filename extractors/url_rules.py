@@ -1,0 +1,616 @@
+"""The URL resolver: a per-position rule that says whether a URL is a thread page (seed 003 §3.1.3).
+
+The paper turns the topic cluster into a resolver ``R = {r(i)}`` (formulas 7–8): for every
+position of the structure vector, the set of types and values the topic URLs have there. Any
+other URL of the site is then classified by comparing its blocks with the rule, without
+clustering, which is what makes USC cheap enough to run on every link of a crawl.
+
+We keep the paper's per-position rule, organised by *slot* (a path segment or a query parameter,
+as :class:`forumcrawl.extractors.usc.Layout` aligns them) so that it prints as a readable pattern
+such as ``/forum.php?mod=viewthread&tid=<digits>[&page=<digits>]``, and we decide per position
+whether it is a *literal* (a few words every topic URL shares: ``viewthread``, ``topic``) or a
+*variable* (ids and slugs, kept as their types). Three steps go beyond the paper's formulas:
+
+- **Support.** A value or type seen in fewer than ``min_support`` of the topic URLs is dropped
+  (with the URLs that carry it): a board page that the clustering put among the threads does not
+  widen the rule to every board page.
+- **Siblings.** A slot whose literal value differs, in at least ``min_variants`` variants, between
+  topic URLs and unlabelled URLs that match the rule everywhere else is a variable (the board slug
+  in ``/forum/<board>/topic/<title>/``, which splits threads into one cluster per board under the
+  paper's distance). A slot is never widened if that would admit a URL known *not* to be a topic
+  page (label 0, e.g. a fetched page without posts).
+- **Pages.** An unlabelled URL that is a topic URL plus a page number (``&page=2``, ``/page-2``,
+  ``/2``) is a topic URL: paginated threads belong to their thread.
+
+The learned rule is plain JSON (:meth:`UrlResolver.to_dict`), meant to be read and edited.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError
+
+from forumcrawl.document import site_of
+from forumcrawl.extractors.usc import BLOCK_TYPES, Segment, SplitUrl, block_type, split_url
+
+__all__ = ["RULE_VERSION", "BlockRule", "SlotRule", "UrlResolver", "UrlRule"]
+
+RULE_VERSION = 1
+#: Types a slug word can take: a variable position that shows two of them accepts all four.
+WORD_TYPES = frozenset({"letters", "alnum", "text", "digits"})
+_PAGE_SEGMENT = re.compile(r"^(?:page|p|pg)?[-_]?\d+$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class BlockRule:
+    """What one block position accepts: literal ``values`` or block ``types`` (exactly one is set).
+
+    ``""`` in either set means the block may be empty or absent.
+    """
+
+    values: frozenset[str] | None = None
+    types: frozenset[str] | None = None
+
+    def allows(self, block: str) -> bool:
+        """Whether ``block`` (decoded, ``""`` when absent) is accepted here."""
+        if self.values is not None:
+            return block in self.values
+        assert self.types is not None
+        return block_type(block) in self.types
+
+    def render(self, *, mark_optional: bool = True) -> str:
+        """``forum``, ``(page|post)``, ``<digits>``; ``?`` after it when it may be absent."""
+        optional = mark_optional and self.allows("")
+        if self.values is not None:
+            words = sorted(v for v in self.values if v)
+            text = words[0] if len(words) == 1 else "(" + "|".join(words) + ")" if words else ""
+        else:
+            assert self.types is not None
+            kinds = [t for t in BLOCK_TYPES if t and t in self.types]
+            text = "<" + "|".join(kinds) + ">" if kinds else ""
+        return text + "?" if optional and text else text
+
+    def to_dict(self) -> dict[str, list[str]]:
+        """``{"values": [...]}`` or ``{"types": [...]}``."""
+        if self.values is not None:
+            return {"values": sorted(self.values)}
+        assert self.types is not None
+        return {"types": [t for t in BLOCK_TYPES if t in self.types]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BlockRule:
+        """Inverse of :meth:`to_dict`."""
+        if ("values" in data) == ("types" in data):
+            raise ValueError(f"a block rule needs exactly one of 'values' and 'types': {data!r}")
+        if "values" in data:
+            return cls(values=frozenset(str(v) for v in data["values"]))
+        unknown = set(data["types"]) - set(BLOCK_TYPES)
+        if unknown:
+            raise ValueError(f"unknown block types {sorted(unknown)}; known: {BLOCK_TYPES}")
+        return cls(types=frozenset(data["types"]))
+
+
+@dataclass(frozen=True)
+class SlotRule:
+    """What one path segment or query parameter accepts, block by block.
+
+    ``more`` (when set) lets the segment run longer than ``blocks``, with extra blocks of these
+    types: a slug with more words than any seen while learning.
+    """
+
+    blocks: tuple[BlockRule, ...]
+    seps: tuple[str, ...]
+    more: frozenset[str] | None = None
+
+    def match(self, blocks: Sequence[str]) -> bool:
+        """Whether a segment with these blocks (empty for an absent segment) is accepted."""
+        if len(blocks) > len(self.blocks):
+            if self.more is None:
+                return False
+            if any(block_type(b) not in self.more for b in blocks[len(self.blocks) :]):
+                return False
+        for i, rule in enumerate(self.blocks):
+            if not rule.allows(blocks[i] if i < len(blocks) else ""):
+                return False
+        return True
+
+    @property
+    def optional(self) -> bool:
+        """Whether the whole segment may be absent."""
+        return self.match(())
+
+    def render(self) -> str:
+        """The segment's pattern without its leading separator: ``<slug>`` for a slug of any
+        length (see :meth:`UrlResolver._slot`); an optional segment's blocks are shown without
+        their own ``?`` (brackets around the segment say it)."""
+        optional = self.optional
+        out = []
+        slug = self.more is not None and self.more <= WORD_TYPES
+        for i, rule in enumerate(self.blocks):
+            if slug and rule.types is not None and rule.types - {""} <= WORD_TYPES:
+                if not out or not out[-1].endswith("<slug>"):
+                    out.append((self.seps[i] if i and out else "") + "<slug>")
+                continue
+            text = rule.render(mark_optional=not optional)
+            if not text:
+                continue
+            out.append((self.seps[i] if i and out else "") + text)
+        if self.more and not slug:
+            kinds = [t for t in BLOCK_TYPES if t and t in self.more]
+            out.append("…<" + "|".join(kinds) + ">")
+        return "".join(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: ``blocks``, ``seps`` and, when set, ``more``."""
+        data: dict[str, Any] = {
+            "blocks": [b.to_dict() for b in self.blocks],
+            "seps": list(self.seps),
+        }
+        if self.more is not None:
+            data["more"] = [t for t in BLOCK_TYPES if t in self.more]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SlotRule:
+        """Inverse of :meth:`to_dict`."""
+        blocks = tuple(BlockRule.from_dict(b) for b in data["blocks"])
+        seps = tuple(str(s) for s in data.get("seps", ()))
+        seps = seps + ("-",) * (len(blocks) - len(seps))
+        more = data.get("more")
+        return cls(blocks=blocks, seps=seps, more=None if more is None else frozenset(more))
+
+
+@dataclass(frozen=True)
+class UrlRule:
+    """A site's topic-URL rule: one :class:`SlotRule` per path segment and query parameter."""
+
+    site: str | None
+    path: tuple[SlotRule, ...]
+    query: tuple[SlotRule, ...]
+
+    def match_split(self, split: SplitUrl) -> bool:
+        """Whether a split URL is accepted."""
+        if len(split.path) > len(self.path) or len(split.query) > len(self.query):
+            return False
+        for slots, segments in ((self.path, split.path), (self.query, split.query)):
+            for i, slot in enumerate(slots):
+                if not slot.match(segments[i].blocks if i < len(segments) else ()):
+                    return False
+        return True
+
+    def match(self, url: str) -> bool:
+        """Whether ``url`` is a topic URL; ``False`` for another site or a non-http(s) string."""
+        try:
+            split = split_url(url, site=self.site)
+        except ValueError:
+            return False
+        return self.match_split(split)
+
+    def pattern(self) -> str:
+        """A readable form: ``/forum.php?mod=viewthread&tid=<digits>[&page=<digits>]``."""
+        text = ""
+        for i, slot in enumerate(self.path):
+            part = "/" + slot.render()
+            text += f"[{part}]" if slot.optional and i else part
+        for i, slot in enumerate(self.query):
+            part = ("?" if i == 0 else "&") + slot.render()
+            text += f"[{part}]" if slot.optional else part
+        return text or "/"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``pattern`` is for people and ignored when loading)."""
+        return {
+            "version": RULE_VERSION,
+            "site": self.site,
+            "pattern": self.pattern(),
+            "path": [s.to_dict() for s in self.path],
+            "query": [s.to_dict() for s in self.query],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> UrlRule:
+        """Inverse of :meth:`to_dict`; refuses rules of a newer format."""
+        version = int(data.get("version", RULE_VERSION))
+        if version > RULE_VERSION:
+            raise ValueError(f"URL rule version {version} is newer than supported ({RULE_VERSION})")
+        site = data.get("site")
+        return cls(
+            site=None if site is None else str(site),
+            path=tuple(SlotRule.from_dict(s) for s in data.get("path", ())),
+            query=tuple(SlotRule.from_dict(s) for s in data.get("query", ())),
+        )
+
+
+def _segments(split: SplitUrl, kind: str) -> tuple[Segment, ...]:
+    return split.path if kind == "path" else split.query
+
+
+def _blocks_at(split: SplitUrl, kind: str, i: int) -> tuple[str, ...]:
+    segments = _segments(split, kind)
+    return segments[i].blocks if i < len(segments) else ()
+
+
+def _alternatives(rule: UrlRule, split: SplitUrl) -> set[tuple[Any, ...]]:
+    """The block alternatives of ``rule`` that ``split`` uses: ``(kind, slot, position, "v"|"t",
+    value or type)`` for each position of each slot."""
+    out: set[tuple[Any, ...]] = set()
+    for kind, slots in (("path", rule.path), ("query", rule.query)):
+        for k, slot in enumerate(slots):
+            blocks = _blocks_at(split, kind, k)
+            for i, block_rule in enumerate(slot.blocks):
+                b = blocks[i] if i < len(blocks) else ""
+                if block_rule.values is not None:
+                    out.add((kind, k, i, "v", b))
+                else:
+                    out.add((kind, k, i, "t", block_type(b)))
+    return out
+
+
+def _page_base(split: SplitUrl) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    """``split`` without trailing page numbers: query parameters with a number as value, and
+    path segments like ``2``, ``page-2``, ``p2`` (an empty last segment, a trailing ``/``, is
+    ignored too)."""
+    path = [s.blocks for s in split.path]
+    query = [s.blocks for s in split.query]
+    while query and len(query[-1]) >= 2 and query[-1][-1].isdigit():
+        query.pop()
+    while path and (path[-1] == ("",) or _PAGE_SEGMENT.match("-".join(path[-1]))):
+        path.pop()
+    return tuple(path), tuple(query)
+
+
+class UrlResolver(BaseEstimator):
+    """Classify a site's URLs as topic (thread) pages by a per-position rule learned from examples.
+
+    Parameters
+    ----------
+    max_literals : int, default=3
+        A position keeps literal values when the topic URLs show at most this many different
+        words there (``page``/``post``); more, or any number, makes it a variable (its types).
+    min_support : float, default=0.02
+        Share of the topic URLs a value or type needs at a position to stay in the rule
+        (at least 2 URLs once there are 10 or more topic URLs); skipped when it would leave
+        fewer than half of the topic URLs.
+    min_variants : int, default=3
+        Different values a literal slot must show among topic and matching unlabelled URLs
+        before it becomes a variable (the siblings step); 0 disables the step.
+    paginate : bool, default=True
+        Count unlabelled URLs that are a topic URL plus a page number as topic URLs.
+
+    Attributes
+    ----------
+    rule_ : UrlRule
+        The learned rule (``str(resolver)`` prints its pattern).
+    n_topic_ : int
+        Topic URLs the final rule was built from (after support, siblings and pages).
+    widened_ : list of str
+        Slots the siblings step made variable, e.g. ``["path 2"]``.
+
+    Examples
+    --------
+    >>> urls = ["http://f.example/forum.php?mod=viewthread&tid=1",
+    ...         "http://f.example/forum.php?mod=viewthread&tid=7&page=2",
+    ...         "http://f.example/forum.php?mod=forumdisplay&fid=2"]
+    >>> r = UrlResolver().fit(urls, [1, 1, 0])
+    >>> str(r)
+    '/forum.php?mod=viewthread&tid=<digits>[&page=<digits>]'
+    >>> r.predict(["http://f.example/forum.php?mod=viewthread&tid=99",
+    ...            "http://f.example/forum.php?mod=forumdisplay&fid=9"]).tolist()
+    [True, False]
+
+    References
+    ----------
+    .. [1] Seed 003 §3.1.3, definition 4 (formulas 7–8): resolver modules ``r(i) = (t(i), p(i))``.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_literals: int = 3,
+        min_support: float = 0.02,
+        min_variants: int = 3,
+        paginate: bool = True,
+    ) -> None:
+        self.max_literals = max_literals
+        self.min_support = min_support
+        self.min_variants = min_variants
+        self.paginate = paginate
+
+    # -- learning -----------------------------------------------------------------------------
+
+    def _validate_params(self) -> None:
+        if not isinstance(self.max_literals, int) or self.max_literals < 1:
+            raise ValueError(f"max_literals must be a positive int, got {self.max_literals!r}")
+        if not 0.0 <= float(self.min_support) < 1.0:
+            raise ValueError(f"min_support must be in [0, 1), got {self.min_support!r}")
+        if not isinstance(self.min_variants, int) or self.min_variants < 0:
+            raise ValueError(f"min_variants must be a non-negative int, got {self.min_variants!r}")
+
+    def fit(self, urls: Sequence[str], labels: Sequence[int] | np.ndarray) -> UrlResolver:
+        """Learn the rule from ``urls`` of one site.
+
+        Parameters
+        ----------
+        urls : absolute URLs, all of one site.
+        labels : per URL, ``1``/``True`` for a topic URL, ``0``/``False`` for a URL known not to
+            be one, ``-1`` for a URL of unknown kind (only the siblings and pages steps use
+            those).
+
+        Raises
+        ------
+        ValueError
+            No topic URL, a bad URL, URLs of several sites, or labels that do not match.
+        """
+        self._validate_params()
+        if isinstance(urls, str):
+            raise TypeError("urls must be a sequence of URLs, not one string")
+        y = np.asarray(labels).astype(np.int64).ravel()
+        if len(urls) != y.shape[0]:
+            raise ValueError(f"{len(urls)} URLs but {y.shape[0]} labels")
+        if not np.isin(y, (-1, 0, 1)).all():
+            raise ValueError("labels must be 1 (topic), 0 (not topic) or -1 (unknown)")
+        if not (y == 1).any():
+            raise ValueError("no topic URL to learn a rule from")
+        site = site_of(next(u for u, lab in zip(urls, y) if lab == 1))
+        merged: dict[str, int] = {}
+        for url, lab in zip(urls, y):
+            previous = merged.get(url)
+            if previous is not None and previous != lab and -1 not in (previous, lab):
+                raise ValueError(f"conflicting labels for {url!r}")
+            merged[url] = max(previous if previous is not None else -1, int(lab))
+        splits = [split_url(u, site=site) for u in merged]
+        y = np.fromiter(merged.values(), dtype=np.int64, count=len(merged))
+        if self.paginate:
+            y = self._paginate(splits, y)
+        positive = y == 1
+        rule = self._induce(site, [splits[i] for i in np.flatnonzero(positive)])
+        kept = np.array([rule.match_split(s) for s in splits]) & positive
+        # Pruning is for a few strays; when it would drop most topic URLs there is no dominant
+        # shape to protect, and the rule keeps them all.
+        if 2 * kept.sum() >= positive.sum():
+            positive = kept
+        rule = self._induce(site, [splits[i] for i in np.flatnonzero(positive)], prune=False)
+        rule, positive = self._exclude(site, rule, splits, y, positive)
+        self.widened_: list[str] = []
+        if self.min_variants:
+            rule, positive = self._siblings(site, rule, splits, y, positive)
+        self.rule_ = rule
+        self.n_topic_ = int(positive.sum())
+        return self
+
+    def _paginate(self, splits: Sequence[SplitUrl], y: np.ndarray) -> np.ndarray:
+        bases = {_page_base(splits[i]) for i in np.flatnonzero(y == 1)}
+        out = y.copy()
+        for i in np.flatnonzero(y == -1):
+            if _page_base(splits[i]) in bases:
+                out[i] = 1
+        return out
+
+    def _min_count(self, n: int) -> int:
+        if n < 10:
+            return 1
+        return max(2, math.ceil(float(self.min_support) * n))
+
+    def _induce(self, site: str, splits: Sequence[SplitUrl], *, prune: bool = True) -> UrlRule:
+        min_count = self._min_count(len(splits)) if prune else 1
+        slots: dict[str, list[SlotRule]] = {}
+        for kind in ("path", "query"):
+            width = max(len(_segments(s, kind)) for s in splits)
+            slots[kind] = [
+                self._slot(
+                    [(_segments(s, kind)[i] if i < len(_segments(s, kind)) else None) for s in splits],
+                    min_count=min_count,
+                    varying_is_variable=False,
+                )
+                for i in range(width)
+            ]
+        return UrlRule(site=site, path=tuple(slots["path"]), query=tuple(slots["query"]))
+
+    def _slot(
+        self,
+        segments: Sequence[Segment | None],
+        *,
+        min_count: int,
+        varying_is_variable: bool,
+    ) -> SlotRule:
+        """One slot's rule from the segments the topic URLs have there (``None``: absent).
+
+        A slot whose segments have different numbers of blocks is a slug (words joined by
+        ``-``, ``_``, ``.``): every position after the first is variable, optional, takes any
+        word type, and the slot accepts more blocks than seen (``more``).
+        """
+        present = [len(s.blocks) for s in segments if s is not None]
+        width = max(present, default=0)
+        # A slug may be one word long, whatever lengths the sample happened to show.
+        slug_from = 1 if present and min(present) < width else None
+        blocks: list[BlockRule] = []
+        seps: list[str] = []
+        for i in range(width):
+            seen = Counter(
+                s.blocks[i] if s is not None and i < len(s.blocks) else "" for s in segments
+            )
+            kept = Counter({v: c for v, c in seen.items() if c >= min_count}) or Counter(
+                dict(seen.most_common(1))
+            )
+            words = [v for v in kept if v]
+            variable = (
+                len(words) > self.max_literals
+                or any(v.isdigit() for v in words)
+                or (varying_is_variable and len(kept) > 1)
+                or (slug_from is not None and i >= slug_from)
+            )
+            if variable:
+                types: Counter[str] = Counter()
+                for v, c in seen.items():
+                    types[block_type(v)] += c
+                kinds = {t for t, c in types.items() if c >= min_count} or {
+                    types.most_common(1)[0][0]
+                }
+                if len(kinds & WORD_TYPES) >= 2 or (slug_from is not None and kinds & WORD_TYPES):
+                    kinds |= WORD_TYPES
+                if slug_from is not None and i >= slug_from:
+                    kinds.add("")
+                blocks.append(BlockRule(types=frozenset(kinds)))
+            else:
+                blocks.append(BlockRule(values=frozenset(kept)))
+            seps.append(
+                Counter(
+                    s.seps[i] for s in segments if s is not None and i < len(s.blocks)
+                ).most_common(1)[0][0]
+                if i
+                else ""
+            )
+        more = None
+        if slug_from is not None:
+            more = frozenset().union(*(b.types or () for b in blocks[slug_from:])) - {""}
+        return SlotRule(blocks=tuple(blocks), seps=tuple(seps), more=more or None)
+
+    def _exclude(
+        self,
+        site: str,
+        rule: UrlRule,
+        splits: Sequence[SplitUrl],
+        y: np.ndarray,
+        positive: np.ndarray,
+    ) -> tuple[UrlRule, np.ndarray]:
+        """Narrow the rule until it rejects the URLs known not to be topic URLs.
+
+        Each round removes the block alternative (a value, or a type, at one position) that the
+        accepted non-topic URLs use most for each topic URL using it, with the topic URLs that
+        use it: a board page clustered among threads has ``""`` where threads have ``topic``.
+        An alternative used by more than a quarter of the topic URLs is never removed: then the
+        labels disagree, and the rule keeps the topic URLs. Every round drops topic URLs, so
+        the loop ends.
+        """
+        negatives = np.flatnonzero(y == 0)
+        while True:
+            accepted = [i for i in negatives if rule.match_split(splits[i])]
+            if not accepted:
+                return rule, positive
+            used_by = {i: _alternatives(rule, splits[i]) for i in np.flatnonzero(positive)}
+            neg_count: Counter[tuple[Any, ...]] = Counter()
+            for i in accepted:
+                neg_count.update(_alternatives(rule, splits[i]))
+            pos_count: Counter[tuple[Any, ...]] = Counter()
+            for alts in used_by.values():
+                pos_count.update(alts)
+            limit = 0.25 * positive.sum()
+            # Alternatives no topic URL uses come from widening; removing topic URLs cannot drop them.
+            choices = [a for a in neg_count if 0 < pos_count[a] <= limit]
+            if not choices:
+                return rule, positive
+            worst = max(choices, key=lambda a: (neg_count[a] / (pos_count[a] + 1), repr(a)))
+            narrowed = positive.copy()
+            narrowed[[i for i, alts in used_by.items() if worst in alts]] = False
+            if not narrowed.any():
+                return rule, positive
+            positive = narrowed
+            rule = self._induce(site, [splits[i] for i in np.flatnonzero(positive)], prune=False)
+
+    def _siblings(
+        self,
+        site: str,
+        rule: UrlRule,
+        splits: Sequence[SplitUrl],
+        y: np.ndarray,
+        positive: np.ndarray,
+    ) -> tuple[UrlRule, np.ndarray]:
+        """Widen literal slots whose value varies among URLs that match everywhere else."""
+        n_path = max(len(rule.path), max(len(s.path) for s in splits))
+        n_query = max(len(rule.query), max(len(s.query) for s in splits))
+        keys = [("path", i) for i in range(n_path)] + [("query", i) for i in range(n_query)]
+        changed = True
+        while changed:
+            changed = False
+            slot_of = {("path", i): s for i, s in enumerate(rule.path)}
+            slot_of.update({("query", i): s for i, s in enumerate(rule.query)})
+            ok = np.array(
+                [
+                    [
+                        slot_of[k].match(_blocks_at(sp, *k)) if k in slot_of else not _blocks_at(sp, *k)
+                        for k in keys
+                    ]
+                    for sp in splits
+                ]
+            )
+            misses = (~ok).sum(axis=1)
+            for col, key in enumerate(keys):
+                slot = slot_of.get(key)
+                if slot is None or all(b.values is None for b in slot.blocks):
+                    continue
+                near = (misses == 1) & ~ok[:, col] & ~positive
+                if not near.any() or (y[near] == 0).any():
+                    continue
+                members = positive | near
+                variants = {_blocks_at(splits[i], *key) for i in np.flatnonzero(members)}
+                if len(variants) < self.min_variants:
+                    continue
+                segments = [
+                    _segments(splits[i], key[0])[key[1]]
+                    if key[1] < len(_segments(splits[i], key[0]))
+                    else None
+                    for i in np.flatnonzero(members)
+                ]
+                widened = self._slot(segments, min_count=1, varying_is_variable=True)
+                slots = list(rule.path if key[0] == "path" else rule.query)
+                slots[key[1]] = widened
+                candidate = (
+                    UrlRule(site, tuple(slots), rule.query)
+                    if key[0] == "path"
+                    else UrlRule(site, rule.path, tuple(slots))
+                )
+                if any(candidate.match_split(splits[i]) for i in np.flatnonzero(y == 0)):
+                    continue
+                rule = candidate
+                positive = members
+                self.widened_.append(f"{key[0]} {key[1] + 1}")
+                changed = True
+                break
+        return rule, positive
+
+    # -- use ----------------------------------------------------------------------------------
+
+    def _check_fitted(self) -> UrlRule:
+        rule = getattr(self, "rule_", None)
+        if rule is None:
+            raise NotFittedError("this UrlResolver is not fitted yet: call fit() or from_dict()")
+        return rule
+
+    def predict(self, urls: Iterable[str]) -> np.ndarray:
+        """``True`` for each topic URL; URLs of another site and non-http(s) strings are ``False``.
+
+        No clustering: one split and a few set look-ups per URL (a few microseconds).
+        """
+        match = self._check_fitted().match
+        if isinstance(urls, str):
+            raise TypeError("predict takes a sequence of URLs, not one string")
+        return np.fromiter((match(u) for u in urls), dtype=bool)
+
+    def match(self, url: str) -> bool:
+        """Whether one URL is a topic URL (see :meth:`predict`)."""
+        return self._check_fitted().match(url)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The learned rule as JSON data (see :class:`UrlRule`)."""
+        return self._check_fitted().to_dict()
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> UrlResolver:
+        """A fitted resolver from :meth:`to_dict` data (possibly edited by a person)."""
+        resolver = cls()
+        resolver.rule_ = UrlRule.from_dict(data)
+        resolver.n_topic_ = 0
+        resolver.widened_ = []
+        return resolver
+
+    def __str__(self) -> str:
+        rule = getattr(self, "rule_", None)
+        return "UrlResolver(unfitted)" if rule is None else rule.pattern()
