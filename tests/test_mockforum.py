@@ -11,7 +11,7 @@ import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from html.parser import HTMLParser
 from urllib.parse import urldefrag, urljoin, urlsplit
 from urllib.robotparser import RobotFileParser
@@ -487,6 +487,10 @@ def test_parameters_shape_the_site() -> None:
     assert len(small_truth.threads) == small_size["boards"] * small_size["threads_per_board"]
     with pytest.raises(ValueError):
         ForumSite("vbulletin")
+    aware = ForumSite("static", now=datetime(2024, 5, 1, 9, 5, tzinfo=timezone(timedelta(hours=8))))
+    aware_truth = aware.truth("http://example.test/")
+    assert aware_truth.now == "2024-05-01T09:05:00+08:00"
+    assert all(p.published.endswith("+08:00") for t in aware_truth.threads for p in t.pages[t.url])
 
 
 def test_truth_round_trips_through_json() -> None:

@@ -9,7 +9,7 @@ that are broken on purpose (truncated, wrong charset, binary, 404, 500, empty)::
     with serve("discuz", preset="small") as server:
         truth = server.truth            # SiteTruth for server.url
         ...crawl server.url...
-        assert not set(server.requests) & {...disallowed targets...}
+        assert not set(server.requested_urls()) & set(truth.disallowed_urls)
 
 Standard library only; nothing listens beyond the given host (127.0.0.1 by default).
 """

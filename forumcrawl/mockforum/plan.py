@@ -154,7 +154,7 @@ def _spread(rng: random.Random, start: datetime, end: datetime, count: int) -> l
 
 def _showcase_times(now: datetime) -> list[datetime]:
     """Times that make one thread show every relative form (days, 前天, 昨天, hours, minutes)."""
-    day = datetime.combine(now.date(), datetime.min.time())
+    day = datetime.combine(now.date(), datetime.min.time(), tzinfo=now.tzinfo)
     candidates = [
         _minute(now - timedelta(days=3, hours=1)),
         day - timedelta(days=2) + timedelta(hours=8, minutes=15),
@@ -178,6 +178,7 @@ def _excerpt(text: str, lang: str) -> str:
 
 
 def _page_count(rng: random.Random, board: int, index: int, wrong: int, max_pages: int) -> int:
+    """Board 0 always has a longest thread, a one-page one and a two-page wrong-charset one."""
     if board == 0 and index == 0:
         return max_pages
     if board == 0 and index == wrong:
@@ -208,7 +209,8 @@ def build_plan(
     writer = Writer(lang, rng)
     now = now.replace(microsecond=0)
     members = [
-        User(uid=uid, name=name, weight=1.0 / (rank + 1) ** 0.7)
+        User(uid=uid, name=name, weight=1.0 / (rank + 1) ** 0.7, joined=now,
+             last_visit=datetime.min.replace(tzinfo=now.tzinfo))
         for rank, (uid, name) in enumerate(
             zip(sorted(rng.sample(range(2, 30000), users)), writer.names(users))
         )
