@@ -35,6 +35,7 @@ from forumcrawl.extractors.dates import find_time, read_time, to_iso
 from forumcrawl.extractors.posts import (
     BLOCK_TAGS,
     DEFAULT_EXCLUDE,
+    NOISE_TOKENS,
     SKIP_TAGS,
     compile_selector,
     is_xpath,
@@ -84,6 +85,19 @@ _TIME_ATTRS_XPATH = lxml.etree.XPath(
 #: A class is part of a learned locator when elements holding this share of the votes carry it
 #: (tuned on machina and magic-forums: per-post classes such as odd/even sit near 0.5).
 _CLASS_SHARE = 0.8
+#: Single-page mode: the share of the page's prose the bodies must hold, without and with a
+#: repeated post container (one setting for magic-forums, wcxb-dev and harvest-forum-posts;
+#: anything from 0.4 to 0.6 beats trafilatura on all three).
+_SINGLE_COVERAGE = 0.5
+_SINGLE_COVERAGE_REPEATED = 0.2
+#: A prose line: at least this many characters, at most this share of them in links.
+_PROSE_CHARS = 30
+_PROSE_LINK_RATIO = 0.3
+#: Bodies that are code, quote, spoiler or signature blocks (Discuz, phpBB, vBulletin,
+#: XenForo and Invision class names) are never a thread's posts.
+_NOISE_BODY_TAGS = frozenset({"pre", "code"})
+_NOISE_TOKEN_SET = frozenset(NOISE_TOKENS)
+_NOISE_BODY_PARTS = ("quote_contents", "quotecontent", "bbcodeblock", "signature", "sig_", "spoiler", "ipscode")
 
 
 # --------------------------------------------------------------------------------------------
@@ -554,7 +568,7 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
         return []
     now = now or datetime.now(timezone.utc)
     container_set = set(_select(tree, rule.container)) if rule.container else set()
-    container_tag = _selector_tag(rule.container) if _simple_xpath(rule.container or "") else None
+    container_tag = _selector_tag(rule.container) if rule.container and _simple_xpath(rule.container) else None
     grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement]]] = {}
     for body in bodies:
         owner = None
@@ -1018,15 +1032,52 @@ class KeywordScoringExtractor(BaseEstimator):
         return apply_rule(self._check_fitted(), document, now=now)
 
 
+def _noise_body(locator: str) -> bool:
+    """Whether a body locator names code, quote, spoiler or signature blocks, not posts."""
+    tag = _selector_tag(locator)
+    tokens = [t.lower() for t in re.findall(r"\.([\w-]+)", locator)]
+    return tag in _NOISE_BODY_TAGS or any(
+        t in _NOISE_TOKEN_SET or any(part in t for part in _NOISE_BODY_PARTS) for t in tokens
+    )
+
+
+def body_coverage(tree: HtmlElement, bodies: Sequence[HtmlElement]) -> float:
+    """Share of the page's prose (long, mostly unlinked lines) that lies inside ``bodies``.
+
+    A thread's posts are most of what a reader reads on its page; a sidebar, a code block or
+    one quoted paragraph that won the keyword vote is a small part of it. A page without any
+    prose line gives 1.0 (nothing to compare with).
+    """
+    inside = {el for body in bodies for el in body.iter()}
+    total = covered = 0
+    for line in page_lines(tree):
+        chars = len(line.text)
+        if chars < _PROSE_CHARS or line.link_chars > _PROSE_LINK_RATIO * chars:
+            continue
+        total += chars
+        if line.element in inside:
+            covered += chars
+    return covered / total if total else 1.0
+
+
 def extract_single(document: Document, *, now: datetime | None = None) -> list[Post]:
     """Posts of one page with no other page of its site at hand (single-page KSF).
 
-    Returns an empty list when the page has no text to score.
+    Returns an empty list when the page has no text to score, or when the learned body is not
+    credible: a code/quote/signature block, or bodies holding too little of the page's prose
+    (less is asked of bodies that sit in repeated post containers). The cascade then falls
+    back to its next stage, which does better than a confidently wrong region.
     """
-    if document.tree is None:
+    tree = document.tree
+    if tree is None:
         return []
     try:
-        model = KeywordScoringExtractor().fit([document])
+        rule = KeywordScoringExtractor().fit([document]).rule_
     except ValueError:
         return []
-    return model.extract(document, now=now)
+    if _noise_body(rule.body):
+        return []
+    needed = _SINGLE_COVERAGE_REPEATED if rule.container else _SINGLE_COVERAGE
+    if body_coverage(tree, _select(tree, rule.body)) < needed:
+        return []
+    return apply_rule(rule, document, now=now)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BLOCK_TAGS",
     "DEFAULT_EXCLUDE",
+    "NOISE_TOKENS",
     "compile_selector",
     "element_text",
     "own_text",
@@ -45,13 +46,13 @@ SKIP_TAGS = frozenset("script style noscript template select option textarea but
 #: Class tokens forum engines give to quoted posts, signatures and edit notices (Discuz
 #: ``div.quote``/``i.pstatus``/``div.sign``, phpBB ``div.signature``/``div.notice``, vBulletin
 #: ``div.bbcode_quote``, XenForo ``bbCodeQuote``, machina ``div.edit-info``, …).
-_NOISE_TOKENS = (
+NOISE_TOKENS = (
     "quote", "bbcode_quote", "bbcodequote", "bbcode-quote", "quotecontent", "quote-content",
     "signature", "sign", "sig", "post-signature", "pstatus", "edit-info", "editinfo", "editnote",
     "edited", "lastedit", "last-edit", "notice",
 )
 #: Generic exclusions applied with every rule (the learned ones are added to these).
-DEFAULT_EXCLUDE = ("blockquote", *(f"*.{t}" for t in _NOISE_TOKENS))
+DEFAULT_EXCLUDE = ("blockquote", *(f"*.{t}" for t in NOISE_TOKENS))
 
 _EDIT_NOTICE_RE = re.compile(
     r"^\s*(?:本帖最后由|本帖最後由|最后编辑|最後編輯|最后修改|last edited by|last edited|edited by"
