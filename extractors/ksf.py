@@ -3,7 +3,8 @@
 The idea (seed 003 §3.2) is that the words that make a thread page different from the other pages
 of its site are the posts' words, so the element that holds most of those keywords, page after
 page, is the post body. The learned location is a small JSON rule (:class:`KsfRule`) that is then
-applied to every thread page of the site with a few XPath evaluations (:func:`apply_rule`).
+applied to every thread page of the site with a few XPath evaluations (:func:`apply_rule`, in
+:mod:`forumcrawl.extractors.ksf_apply`, re-exported here); this module is the learning side.
 
 Beyond the paper, the rule also records the per-post container (the repeated ancestor of the
 bodies), where the author, time and floor sit inside it, and which elements inside a body are
@@ -14,36 +15,37 @@ one text blob.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import re
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import lxml.etree
 import numpy as np
-from cssselect import GenericTranslator
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
-from forumcrawl.extractors.dates import find_time, read_time, to_iso
+from forumcrawl.extractors.dates import find_time, to_iso
+from forumcrawl.extractors.ksf_apply import (
+    MAX_AUTHOR_CHARS,
+    KsfRule,
+    apply_rule,
+    field_text,
+    select,
+    selector_tag,
+)
 from forumcrawl.extractors.posts import (
     BLOCK_TAGS,
     DEFAULT_EXCLUDE,
     NOISE_TOKENS,
     SKIP_TAGS,
-    compile_selector,
-    is_xpath,
-    own_text,
     parse_floor,
 )
-from forumcrawl.extractors.text import is_stop_word, normalise, tokenize
-from forumcrawl.items import Post
+from forumcrawl.extractors.text import is_stop_word, tokenize
 
 if TYPE_CHECKING:
     from collections.abc import Hashable, Iterable, Sequence
@@ -51,19 +53,20 @@ if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
     from forumcrawl.document import Document
+    from forumcrawl.items import Post
 
 __all__ = [
     "KeywordScoringExtractor",
     "KsfRule",
     "Line",
     "apply_rule",
+    "body_coverage",
     "extract_single",
     "ksf_weights",
     "page_lines",
     "scoring",
 ]
 
-RULE_VERSION = 1
 
 # Class tokens carrying a long number are per-post ids (``post_12345``), not a template's class.
 _UNSTABLE_TOKEN_RE = re.compile(r"\d{3,}")
@@ -75,13 +78,7 @@ _PROFILE_DATE_RE = re.compile(
     r"joined|registered|member since|last (?:visit|login|seen)|注册|註冊|最后登录|最後登錄|加入", re.I
 )
 _AUTHOR_CLASS_RE = re.compile(r"author|user|name|poster|nick|member", re.IGNORECASE)
-_MAX_AUTHOR_CHARS = 40
-_MAX_FIELD_CHARS = 120
 _DIGIT_RE = re.compile(r"\d")
-_translator = GenericTranslator()
-_TIME_ATTRS_XPATH = lxml.etree.XPath(
-    "descendant-or-self::*[@datetime or @title or @data-time or @data-datetime]"
-)
 #: A class is part of a learned locator when elements holding this share of the votes carry it
 #: (tuned on machina and magic-forums: per-post classes such as odd/even sit near 0.5).
 _CLASS_SHARE = 0.8
@@ -372,240 +369,8 @@ def _relative_locators(el: HtmlElement, container: HtmlElement) -> list[str]:
     return [own, path] if own else [path]
 
 
-def _outermost(elements: Sequence[HtmlElement], tag: str | None = None) -> list[HtmlElement]:
-    """Drop elements nested inside another element of the list (document order kept).
-
-    With ``tag`` (every element has it) only ancestors of that tag are looked at, a filter lxml
-    applies before creating Python proxies for them.
-    """
-    if len(elements) < 2:
-        return list(elements)
-    chosen = set(elements)
-    return [el for el in elements if not any(a in chosen for a in el.iterancestors(tag))]
-
-
-@lru_cache(maxsize=1024)
-def _simple_xpath(selector: str) -> lxml.etree.XPath | None:
-    """For a simple CSS selector (one compound, no combinator), an XPath of all its matches.
-
-    Nested matches are dropped in Python (:func:`_outermost`): an ``ancestor`` test inside the
-    XPath is evaluated for every candidate and costs more than the parse of a small page.
-    """
-    if is_xpath(selector) or re.search(r"[\s>+~,]", selector):
-        return None
-    return lxml.etree.XPath(_translator.css_to_xpath(selector, prefix="descendant-or-self::"))
-
-
-def _select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
-    """Outermost elements matching ``selector`` in document order."""
-    if not selector:
-        return []
-    fast = _simple_xpath(selector)
-    if fast is None:
-        return _outermost([e for e in compile_selector(selector)(tree) if isinstance(e.tag, str)])
-    return _outermost(fast(tree), _selector_tag(selector))
-
-
-@lru_cache(maxsize=1024)
-def _selector_tag(selector: str) -> str | None:
-    """The element name a simple CSS selector requires (``div`` of ``div.post``), if any."""
-    m = re.match(r"[A-Za-z][\w-]*", selector)
-    return m.group().lower() if m else None
-
-
-def _owner(body: HtmlElement, containers: set[HtmlElement], tag: str | None) -> HtmlElement | None:
-    """The nearest ancestor of ``body`` among ``containers`` (of element name ``tag``)."""
-    return next((a for a in body.iterancestors(tag) if a in containers), None)
-
-
 def _select_all(trees: Sequence[HtmlElement], selector: str) -> list[HtmlElement]:
-    return [el for tree in trees for el in _select(tree, selector)]
-
-
-def _first(container: HtmlElement, selector: str) -> HtmlElement | None:
-    for el in compile_selector(selector, relative=True)(container):
-        if isinstance(getattr(el, "tag", None), str):
-            return el
-    return None
-
-
-# --------------------------------------------------------------------------------------------
-# The rule.
-
-
-@dataclass
-class KsfRule:
-    """A site's learned extraction rule: plain data, saved as JSON, editable by hand.
-
-    Selectors starting with ``/``, ``.`` or ``(`` are XPath, others CSS. ``body`` is matched
-    on the page, the others inside each post ``container`` (``exclude``: inside each body).
-
-    Attributes
-    ----------
-    body : str
-        Post bodies (the paper's extraction rule, e.g. ``td.t_f``, ``div.post-content``).
-    container : str or None
-        One element per post holding the body and its header (author, time, floor).
-    author, time, floor : str or None
-        Where those fields sit inside the container.
-    exclude : list of str
-        Elements inside a body that are not the post's own words (quotes, signatures, notices),
-        in addition to the generic ones of ``forumcrawl.extractors.posts.DEFAULT_EXCLUDE``.
-    votes : dict
-        Across-page votes of the candidate body locations (how many sample pages each won).
-    page_votes : list of dict
-        Per sample page, the top candidate locations and their keyword votes.
-    field_votes : dict
-        Per field (container, author, time, floor, exclude), the scores of the candidates.
-    site, n_pages, mode :
-        Provenance: the site, the number of sample pages, ``"sample"`` or ``"single"``.
-    """
-
-    body: str
-    container: str | None = None
-    author: str | None = None
-    time: str | None = None
-    floor: str | None = None
-    exclude: list[str] = field(default_factory=list)
-    votes: dict[str, int] = field(default_factory=dict)
-    page_votes: list[dict[str, int]] = field(default_factory=list)
-    field_votes: dict[str, dict[str, float]] = field(default_factory=dict)
-    site: str = ""
-    n_pages: int = 0
-    mode: str = "sample"
-
-    @property
-    def rule_id(self) -> str:
-        """Short digest of the selectors: two rules that extract alike share an id."""
-        key = json.dumps(
-            [self.body, self.container, self.author, self.time, self.floor, sorted(self.exclude)]
-        )
-        return hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dictionary (with ``rule_id`` and ``version`` for readers)."""
-        data = asdict(self)
-        data["rule_id"] = self.rule_id
-        data["version"] = RULE_VERSION
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> KsfRule:
-        """Rebuild a rule from :meth:`to_dict` output (``rule_id`` is recomputed, not trusted)."""
-        version = data.get("version", RULE_VERSION)
-        if version > RULE_VERSION:
-            raise ValueError(f"rule version {version} is newer than this forumcrawl ({RULE_VERSION})")
-        if not data.get("body"):
-            raise ValueError("a KSF rule needs a 'body' selector")
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        rule = cls(**known)
-        for selector in rule.selectors():
-            compile_selector(selector)  # fail now, not on the first page
-        return rule
-
-    def selectors(self) -> list[str]:
-        """Every selector of the rule, for validation and display."""
-        fields = [self.body, self.container, self.author, self.time, self.floor, *self.exclude]
-        return [s for s in fields if s]
-
-    def __str__(self) -> str:
-        parts = [f"KSF rule {self.rule_id} ({self.site or 'site?'}, {self.mode}, {self.n_pages} pages)"]
-        for name in ("body", "container", "author", "time", "floor"):
-            value = getattr(self, name)
-            if value:
-                parts.append(f"  {name:9} {value}")
-        if self.exclude:
-            parts.append(f"  exclude   {', '.join(self.exclude)}")
-        return "\n".join(parts)
-
-
-# --------------------------------------------------------------------------------------------
-# Applying a rule.
-
-
-def _header_text(container: HtmlElement, body: HtmlElement) -> str:
-    """Text of a post container outside its body (where headers and user panels are)."""
-    parts = []
-    for node in container.itertext():
-        parts.append(node)
-        if len(parts) > 200:
-            break
-    whole = " ".join(" ".join(parts).split())
-    inner = " ".join(body.text_content().split())
-    return whole.replace(inner, " ", 1) if inner else whole
-
-
-def _field_text(el: HtmlElement) -> str:
-    return " ".join(el.text_content().split())[:_MAX_FIELD_CHARS]
-
-
-def _time_of(el: HtmlElement | None, now: datetime) -> tuple[str | None, str | None]:
-    """``(published, published_raw)`` from a time element (its text, else its title/datetime)."""
-    if el is None:
-        return None, None
-    found = read_time(_field_text(el), now=now)
-    for attr_el in _TIME_ATTRS_XPATH(el):
-        for attr in ("datetime", "title", "data-time", "data-datetime"):
-            exact = read_time(attr_el.get(attr) or "", now=now)
-            if exact is not None:
-                published = exact[1] or (found[1] if found else None)
-                return published, found[0] if found else attr_el.get(attr)
-    return (found[1], found[0]) if found else (None, None)
-
-
-def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None) -> list[Post]:
-    """Every post of ``document`` by ``rule``, in page order (the first is the topic post).
-
-    Returns an empty list when the rule matches nothing (template drift): the caller falls back
-    to the next extraction stage. ``now`` is the fetch time that relative dates are read from
-    (default: the current UTC time).
-    """
-    tree = document.tree
-    if tree is None:
-        return []
-    bodies = _select(tree, rule.body)
-    if not bodies:
-        return []
-    now = now or datetime.now(timezone.utc)
-    container_set = set(_select(tree, rule.container)) if rule.container else set()
-    container_tag = _selector_tag(rule.container) if rule.container and _simple_xpath(rule.container) else None
-    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement]]] = {}
-    for body in bodies:
-        owner = None
-        if rule.container:
-            owner = _owner(body, container_set, container_tag)
-            if owner is None:
-                continue  # a body-like element outside every post (a preview, a sidebar)
-        key = id(owner) if owner is not None else id(body)
-        grouped.setdefault(key, (owner, []))[1].append(body)
-    exclude = (*DEFAULT_EXCLUDE, *rule.exclude)
-    posts = []
-    for position, (container, parts) in enumerate(grouped.values(), start=1):
-        text = "\n\n".join(t for t in (own_text(b, exclude) for b in parts) if t)
-        author = published = raw = None
-        floor = None
-        if container is not None:
-            if rule.author:
-                found = _first(container, rule.author)
-                if found is not None:
-                    author = _field_text(found)[:_MAX_AUTHOR_CHARS] or None
-            if rule.time:
-                published, raw = _time_of(_first(container, rule.time), now)
-            else:
-                raw, published = read_time(_header_text(container, parts[0]), now=now) or (None, None)
-            if rule.floor:
-                found = _first(container, rule.floor)
-                floor = parse_floor(_field_text(found)) if found is not None else None
-        posts.append(
-            Post(
-                floor=floor if floor is not None else position,
-                author=author,
-                published=published,
-                published_raw=raw,
-                text=text,
-            )
-        )
-    return posts
+    return [el for tree in trees for el in select(tree, selector)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -684,7 +449,7 @@ def _learn_container(
     n_bodies = sum(len(b) for b in pages_bodies)
     owned = 0
     for tree, bodies in zip(trees, pages_bodies):
-        containers = set(_select(tree, locator))
+        containers = set(select(tree, locator))
         owners = [next((a for a in b.iterancestors() if a in containers), None) for b in bodies]
         owned += sum(1 for o in owners if o is not None and owners.count(o) == 1)
     share = owned / n_bodies if n_bodies else 0.0
@@ -693,10 +458,10 @@ def _learn_container(
 
 
 def _containers(tree: HtmlElement, rule_body: str, rule_container: str | None) -> list[tuple[HtmlElement, HtmlElement]]:
-    bodies = _select(tree, rule_body)
+    bodies = select(tree, rule_body)
     if not rule_container:
         return []
-    container_set = set(_select(tree, rule_container))
+    container_set = set(select(tree, rule_container))
     pairs = []
     seen = set()
     for body in bodies:
@@ -737,7 +502,7 @@ def _profile_link(el: HtmlElement) -> bool:
     link = next(el.iter("a"), None)
     return (
         link is not None
-        and _field_text(link) == _field_text(el)
+        and field_text(link) == field_text(el)
         and bool(_PROFILE_HREF_RE.search(link.get("href") or ""))
     )
 
@@ -771,11 +536,11 @@ def _learn_fields(
         coverage = len(found) / n_posts
         if coverage < min_coverage:
             continue
-        texts = {k: _field_text(el) for k, el in found.items()}
+        texts = {k: field_text(el) for k, el in found.items()}
         # The selector must pick the same element a later apply_rule would (the first match).
         author_like = [
             t for k, t in texts.items()
-            if 0 < len(t) <= _MAX_AUTHOR_CHARS and not _has_block(found[k]) and not find_time(t) and parse_floor(t) is None
+            if 0 < len(t) <= MAX_AUTHOR_CHARS and not _has_block(found[k]) and not find_time(t) and parse_floor(t) is None
             and not t.replace(" ", "").isdigit() and len(t.split()) <= 4 and not t.endswith(":")
         ]
         if len(author_like) >= min_coverage * n_posts and len(set(author_like)) > 1:
@@ -823,7 +588,7 @@ def _learn_exclusions(
     candidates: list[tuple[str, str]] = []
     for tree in trees:
         earlier: set[str] = set()
-        for body in _select(tree, rule_body):
+        for body in select(tree, rule_body):
             body_tokens = set(tokenize(body.text_content()))
             for el in body.iterdescendants():
                 if not isinstance(el.tag, str):
@@ -994,7 +759,7 @@ class KeywordScoringExtractor(BaseEstimator):
             raise ValueError("no keyword found in the sample pages: nothing to learn a rule from")
         across = Counter(winners)
         body = min(best, key=lambda loc: (-len(_select_all(trees, loc)), loc))
-        pages_bodies = [_select(tree, body) for tree in trees]
+        pages_bodies = [select(tree, body) for tree in trees]
         container, container_votes = _learn_container(trees, pages_bodies)
         fields, field_report = _learn_fields(trees, body, container, self.min_coverage)
         exclude, exclude_votes = _learn_exclusions(trees, body, self.prefix_chars)
@@ -1034,7 +799,7 @@ class KeywordScoringExtractor(BaseEstimator):
 
 def _noise_body(locator: str) -> bool:
     """Whether a body locator names code, quote, spoiler or signature blocks, not posts."""
-    tag = _selector_tag(locator)
+    tag = selector_tag(locator)
     tokens = [t.lower() for t in re.findall(r"\.([\w-]+)", locator)]
     return tag in _NOISE_BODY_TAGS or any(
         t in _NOISE_TOKEN_SET or any(part in t for part in _NOISE_BODY_PARTS) for t in tokens
@@ -1078,6 +843,6 @@ def extract_single(document: Document, *, now: datetime | None = None) -> list[P
     if _noise_body(rule.body):
         return []
     needed = _SINGLE_COVERAGE_REPEATED if rule.container else _SINGLE_COVERAGE
-    if body_coverage(tree, _select(tree, rule.body)) < needed:
+    if body_coverage(tree, select(tree, rule.body)) < needed:
         return []
     return apply_rule(rule, document, now=now)

@@ -1,0 +1,291 @@
+"""Applying a learned KSF rule to a thread page: posts with text, author, time and floor.
+
+This is the per-page hot path of a crawl, so it parses nothing and learns nothing: a few
+compiled XPath evaluations over the already-parsed tree (cached per selector), one pass over each
+post body's markup for its text, and one regex pass over each post header for its time. The
+learning side is :mod:`forumcrawl.extractors.ksf`, which produces the :class:`KsfRule` used here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import lxml.etree
+from cssselect import GenericTranslator
+
+from forumcrawl.extractors.dates import read_time
+from forumcrawl.extractors.posts import (
+    DEFAULT_EXCLUDE,
+    compile_selector,
+    is_xpath,
+    own_text,
+    parse_floor,
+)
+from forumcrawl.items import Post
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from lxml.html import HtmlElement
+
+    from forumcrawl.document import Document
+
+__all__ = [
+    "MAX_AUTHOR_CHARS",
+    "RULE_VERSION",
+    "KsfRule",
+    "apply_rule",
+    "field_text",
+    "first_match",
+    "outermost",
+    "select",
+    "selector_tag",
+]
+
+RULE_VERSION = 1
+
+#: Longest author name and longest field text kept (longer ones are user panels, not fields).
+MAX_AUTHOR_CHARS = 40
+_MAX_FIELD_CHARS = 120
+_TIME_ATTRS_XPATH = lxml.etree.XPath(
+    "descendant-or-self::*[@datetime or @title or @data-time or @data-datetime]"
+)
+_translator = GenericTranslator()
+
+
+def outermost(elements: Sequence[HtmlElement], tag: str | None = None) -> list[HtmlElement]:
+    """Drop elements nested inside another element of the list (document order kept).
+
+    With ``tag`` (every element has it) only ancestors of that tag are looked at, a filter lxml
+    applies before creating Python proxies for them.
+    """
+    if len(elements) < 2:
+        return list(elements)
+    chosen = set(elements)
+    return [el for el in elements if not any(a in chosen for a in el.iterancestors(tag))]
+
+
+@lru_cache(maxsize=1024)
+def _simple_xpath(selector: str) -> lxml.etree.XPath | None:
+    """For a simple CSS selector (one compound, no combinator), an XPath of all its matches.
+
+    Nested matches are dropped in Python (:func:`_outermost`): an ``ancestor`` test inside the
+    XPath is evaluated for every candidate and costs more than the parse of a small page.
+    """
+    if is_xpath(selector) or re.search(r"[\s>+~,]", selector):
+        return None
+    return lxml.etree.XPath(_translator.css_to_xpath(selector, prefix="descendant-or-self::"))
+
+
+def select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
+    """Outermost elements matching ``selector`` in document order."""
+    if not selector:
+        return []
+    fast = _simple_xpath(selector)
+    if fast is None:
+        return outermost([e for e in compile_selector(selector)(tree) if isinstance(e.tag, str)])
+    return outermost(fast(tree), selector_tag(selector))
+
+
+@lru_cache(maxsize=1024)
+def selector_tag(selector: str) -> str | None:
+    """The element name a simple CSS selector requires (``div`` of ``div.post``), if any."""
+    m = re.match(r"[A-Za-z][\w-]*", selector)
+    return m.group().lower() if m else None
+
+
+def _owner(body: HtmlElement, containers: set[HtmlElement], tag: str | None) -> HtmlElement | None:
+    """The nearest ancestor of ``body`` among ``containers`` (of element name ``tag``)."""
+    return next((a for a in body.iterancestors(tag) if a in containers), None)
+
+
+def first_match(container: HtmlElement, selector: str) -> HtmlElement | None:
+    for el in compile_selector(selector, relative=True)(container):
+        if isinstance(getattr(el, "tag", None), str):
+            return el
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# The rule.
+
+
+@dataclass
+class KsfRule:
+    """A site's learned extraction rule: plain data, saved as JSON, editable by hand.
+
+    Selectors starting with ``/``, ``.`` or ``(`` are XPath, others CSS. ``body`` is matched
+    on the page, the others inside each post ``container`` (``exclude``: inside each body).
+
+    Attributes
+    ----------
+    body : str
+        Post bodies (the paper's extraction rule, e.g. ``td.t_f``, ``div.post-content``).
+    container : str or None
+        One element per post holding the body and its header (author, time, floor).
+    author, time, floor : str or None
+        Where those fields sit inside the container.
+    exclude : list of str
+        Elements inside a body that are not the post's own words (quotes, signatures, notices),
+        in addition to the generic ones of ``forumcrawl.extractors.posts.DEFAULT_EXCLUDE``.
+    votes : dict
+        Across-page votes of the candidate body locations (how many sample pages each won).
+    page_votes : list of dict
+        Per sample page, the top candidate locations and their keyword votes.
+    field_votes : dict
+        Per field (container, author, time, floor, exclude), the scores of the candidates.
+    site, n_pages, mode :
+        Provenance: the site, the number of sample pages, ``"sample"`` or ``"single"``.
+    """
+
+    body: str
+    container: str | None = None
+    author: str | None = None
+    time: str | None = None
+    floor: str | None = None
+    exclude: list[str] = field(default_factory=list)
+    votes: dict[str, int] = field(default_factory=dict)
+    page_votes: list[dict[str, int]] = field(default_factory=list)
+    field_votes: dict[str, dict[str, float]] = field(default_factory=dict)
+    site: str = ""
+    n_pages: int = 0
+    mode: str = "sample"
+
+    @property
+    def rule_id(self) -> str:
+        """Short digest of the selectors: two rules that extract alike share an id."""
+        key = json.dumps(
+            [self.body, self.container, self.author, self.time, self.floor, sorted(self.exclude)]
+        )
+        return hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary (with ``rule_id`` and ``version`` for readers)."""
+        data = asdict(self)
+        data["rule_id"] = self.rule_id
+        data["version"] = RULE_VERSION
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> KsfRule:
+        """Rebuild a rule from :meth:`to_dict` output (``rule_id`` is recomputed, not trusted)."""
+        version = data.get("version", RULE_VERSION)
+        if version > RULE_VERSION:
+            raise ValueError(f"rule version {version} is newer than this forumcrawl ({RULE_VERSION})")
+        if not data.get("body"):
+            raise ValueError("a KSF rule needs a 'body' selector")
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        rule = cls(**known)
+        for selector in rule.selectors():
+            compile_selector(selector)  # fail now, not on the first page
+        return rule
+
+    def selectors(self) -> list[str]:
+        """Every selector of the rule, for validation and display."""
+        fields = [self.body, self.container, self.author, self.time, self.floor, *self.exclude]
+        return [s for s in fields if s]
+
+    def __str__(self) -> str:
+        parts = [f"KSF rule {self.rule_id} ({self.site or 'site?'}, {self.mode}, {self.n_pages} pages)"]
+        for name in ("body", "container", "author", "time", "floor"):
+            value = getattr(self, name)
+            if value:
+                parts.append(f"  {name:9} {value}")
+        if self.exclude:
+            parts.append(f"  exclude   {', '.join(self.exclude)}")
+        return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------------------------
+# Applying a rule.
+
+
+def _header_text(container: HtmlElement, body: HtmlElement) -> str:
+    """Text of a post container outside its body (where headers and user panels are)."""
+    parts = []
+    for node in container.itertext():
+        parts.append(node)
+        if len(parts) > 200:
+            break
+    whole = " ".join(" ".join(parts).split())
+    inner = " ".join(body.text_content().split())
+    return whole.replace(inner, " ", 1) if inner else whole
+
+
+def field_text(el: HtmlElement) -> str:
+    return " ".join(el.text_content().split())[:_MAX_FIELD_CHARS]
+
+
+def _time_of(el: HtmlElement | None, now: datetime) -> tuple[str | None, str | None]:
+    """``(published, published_raw)`` from a time element (its text, else its title/datetime)."""
+    if el is None:
+        return None, None
+    found = read_time(field_text(el), now=now)
+    for attr_el in _TIME_ATTRS_XPATH(el):
+        for attr in ("datetime", "title", "data-time", "data-datetime"):
+            exact = read_time(attr_el.get(attr) or "", now=now)
+            if exact is not None:
+                published = exact[1] or (found[1] if found else None)
+                return published, found[0] if found else attr_el.get(attr)
+    return (found[1], found[0]) if found else (None, None)
+
+
+def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None) -> list[Post]:
+    """Every post of ``document`` by ``rule``, in page order (the first is the topic post).
+
+    Returns an empty list when the rule matches nothing (template drift): the caller falls back
+    to the next extraction stage. ``now`` is the fetch time that relative dates are read from
+    (default: the current UTC time).
+    """
+    tree = document.tree
+    if tree is None:
+        return []
+    bodies = select(tree, rule.body)
+    if not bodies:
+        return []
+    now = now or datetime.now(timezone.utc)
+    container_set = set(select(tree, rule.container)) if rule.container else set()
+    container_tag = selector_tag(rule.container) if rule.container and _simple_xpath(rule.container) else None
+    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement]]] = {}
+    for body in bodies:
+        owner = None
+        if rule.container:
+            owner = _owner(body, container_set, container_tag)
+            if owner is None:
+                continue  # a body-like element outside every post (a preview, a sidebar)
+        key = id(owner) if owner is not None else id(body)
+        grouped.setdefault(key, (owner, []))[1].append(body)
+    exclude = (*DEFAULT_EXCLUDE, *rule.exclude)
+    posts = []
+    for position, (container, parts) in enumerate(grouped.values(), start=1):
+        text = "\n\n".join(t for t in (own_text(b, exclude) for b in parts) if t)
+        author = published = raw = None
+        floor = None
+        if container is not None:
+            if rule.author:
+                found = first_match(container, rule.author)
+                if found is not None:
+                    author = field_text(found)[:MAX_AUTHOR_CHARS] or None
+            if rule.time:
+                published, raw = _time_of(first_match(container, rule.time), now)
+            else:
+                raw, published = read_time(_header_text(container, parts[0]), now=now) or (None, None)
+            if rule.floor:
+                found = first_match(container, rule.floor)
+                floor = parse_floor(field_text(found)) if found is not None else None
+        posts.append(
+            Post(
+                floor=floor if floor is not None else position,
+                author=author,
+                published=published,
+                published_raw=raw,
+                text=text,
+            )
+        )
+    return posts
