@@ -141,6 +141,7 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
     link = 0  # anchor characters in the current line
     in_anchor = 0
     skipping = False
+    # Local names: the loop below runs twice per element of the page.
     block_tags, block_starts, skip_tags, muted_tags = (
         _BLOCK_TAGS,
         _BLOCK_STARTS,
@@ -167,8 +168,7 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
                 tag in muted_tags
                 or get("hidden") is not None
                 or get("aria-hidden") == "true"
-                or style is not None
-                and _hidden_style(style)
+                or (style is not None and _hidden_style(style))
             ):
                 muted.append(element)
                 breaks = has_text
