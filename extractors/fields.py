@@ -17,13 +17,15 @@ _TITLE_SPLIT = re.compile(r"\s+[-|_–—·»]\s+|\s*[|_–—]\s*")
 _PAGE_KEYS = ("page", "pn", "pg", "p", "pagenum", "pageno")
 _STATIC_PAGE = re.compile(r"(?:thread|topic|t)-\d+-(\d+)(?:-\d+)?\.s?html?$", re.IGNORECASE)
 _PATH_PAGE = re.compile(r"/(?:page[-/]?|p)(\d+)/?$", re.IGNORECASE)
-_CRUMB_XPATH = (
+#: Breadcrumb containers, most telling first: schema.org markup, then the word "breadcrumb",
+#: then common forum-engine names (Discuz! ``#pt``, ``.crumbs``).
+_CRUMB_XPATHS = (
+    "//*[@itemtype='https://schema.org/BreadcrumbList' or @itemtype='http://schema.org/BreadcrumbList']",
     "//*[contains(translate(@class,'BREADCRUMB','breadcrumb'),'breadcrumb')"
-    " or contains(translate(@id,'BREADCRUMB','breadcrumb'),'breadcrumb')"
-    " or contains(@class,'crumbs') or @id='pt' or contains(@class,'navbar')"
-    " or @aria-label='breadcrumb' or @itemtype='https://schema.org/BreadcrumbList'"
-    " or @itemtype='http://schema.org/BreadcrumbList']"
+    " or contains(translate(@id,'BREADCRUMB','breadcrumb'),'breadcrumb') or @aria-label='breadcrumb']",
+    "//*[@id='pt' or contains(@class,'crumbs') or contains(@class,'crumb-trail')]",
 )
+_HOME_PATH = re.compile(r"(?:\.{0,2}/)*(?:(?:index|forum|default|home|portal)\.(?:php|html?|aspx?|jsp))?/?", re.I)
 _HOME_WORDS = frozenset({"home", "index", "首页", "论坛", "forum", "forums", "board index", "主页"})
 _AUTHOR_META = (
     "//meta[@name='author']/@content",
@@ -50,33 +52,48 @@ def _clean(text: str) -> str:
 
 
 def title(tree: lxml.html.HtmlElement | None) -> str | None:
-    """The page's headline: an ``<h1>`` that the ``<title>`` contains, else the ``<title>``'s
-    longest part (site names hang off titles after separators such as `` - `` or ``_``)."""
+    """The page's headline.
+
+    Pages title themselves "Thread - Board - Site", and carry both the site's name and the
+    thread's title as headings: of the ``<h1>``-``<h3>`` that the ``<title>`` contains, the one
+    standing earliest in it wins. Without such a heading, the ``og:title``, else the ``<title>``'s
+    longest part.
+    """
     if tree is None:
         return None
     raw = _clean(" ".join(tree.xpath("//title//text()")))
-    for heading in tree.xpath("//h1"):
-        text = _clean(heading.text_content())
-        if text and (not raw or text in raw):
-            return text
+    headings = [_clean(h.text_content()) for h in tree.xpath("//h1 | //h2 | //h3")]
+    inside = [h for h in headings if h and raw and h in raw]
+    if inside:
+        return min(inside, key=lambda h: (raw.index(h), -len(h)))
+    if not raw:
+        first = next((h for h in headings[:1] if h), None)
+        return first
     og = tree.xpath("//meta[@property='og:title']/@content")
     if og and _clean(og[0]):
         return _clean(og[0])
-    if not raw:
-        return None
     parts = [p for p in _TITLE_SPLIT.split(raw) if p.strip()]
     return max(parts, key=len).strip() if parts else raw
 
 
+def _is_home(href: str | None) -> bool:
+    """Whether a link points at a site's front page (``/``, ``index.php``, ``forum.php`` …)."""
+    if not href:
+        return False
+    parts = urlsplit(href.strip())
+    return not parts.query and _HOME_PATH.fullmatch(parts.path) is not None
+
+
 def board(tree: lxml.html.HtmlElement | None, page_title: str | None = None) -> str | None:
-    """Breadcrumb trail without the home link and the page's own title, joined with `` > ``."""
+    """Breadcrumb trail without the home link(s) and the page's own title, joined with `` > ``."""
     if tree is None:
         return None
-    for crumb in tree.xpath(_CRUMB_XPATH):
-        names = [_clean(a.text_content()) for a in crumb.iter("a")]
-        names = [n for n in names if n and n.lower() not in _HOME_WORDS and n != page_title]
-        if names:
-            return " > ".join(dict.fromkeys(names))
+    for query in _CRUMB_XPATHS:
+        for crumb in reversed(tree.xpath(query)):  # innermost first: nested matches narrow down
+            names = [_clean(a.text_content()) for a in crumb.iter("a") if not _is_home(a.get("href"))]
+            names = [n for n in names if n and n.lower() not in _HOME_WORDS and n != page_title]
+            if names:
+                return " > ".join(dict.fromkeys(names))
     return None
 
 

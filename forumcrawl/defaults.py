@@ -23,5 +23,7 @@ FORUMCRAWL_LEARN_PAGE_SAMPLE: int = 5
 #: Folder where learned site models are kept between crawls (embedded mode).
 FORUMCRAWL_RULES_DIR: str = ".forumcrawl/rules"
 
+#: Drop a page whose site, title and text equal an exported page's (one page, several URLs).
+FORUMCRAWL_DEDUP_ENABLED: bool = True
 #: Drop items whose extracted text is empty (counted as forumcrawl/drop/empty).
 FORUMCRAWL_DROP_EMPTY: bool = True

@@ -25,6 +25,7 @@ DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 
 ITEM_PIPELINES = {
     "forumcrawl.pipelines.validate.ValidatePipeline": 300,
+    "forumcrawl.pipelines.dedup.DedupPipeline": 400,
 }
 FEED_EXPORT_ENCODING = "utf-8"
 FEED_EXPORTERS = {"csv": "forumcrawl.exporters.ForumCsvItemExporter"}

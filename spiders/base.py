@@ -200,13 +200,17 @@ class SiteSpider(scrapy.Spider):
         fetched = datetime.now(timezone.utc)
         links = page_links(doc.tree, doc.url)
         model = self.learner.model(doc.site) if self.learner else None
-        for request in self.follow_links(doc, links, model):
-            yield request
+        requests = list(self.follow_links(doc, links, model))
         if self.learner is not None and model is None:
+            # Hold the page before yielding: the site's held pages may be released at any await.
             self.learner.observe(doc, links, fetched)
+            for request in requests:
+                yield request
             if self.learner.ready(doc.site) and doc.site not in self._learning:
                 async for item in self.learn_and_release(doc.site):
                     yield item
             return
+        for request in requests:
+            yield request
         for item in self.items_for(doc, model, fetched):
             yield item

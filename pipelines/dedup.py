@@ -1,0 +1,52 @@
+"""DedupPipeline: export each page once, however many URLs lead to it.
+
+Forums link one thread page under several URLs (Discuz!'s ``extra=page%3D1`` / ``tid=`` /
+``&page=1`` forms, phpBB's ``?p=`` post permalinks). Scrapy's dupefilter sees different requests;
+this pipeline sees the same content: a digest of site, title and text. The first URL seen wins.
+Settings: FORUMCRAWL_DEDUP_ENABLED. Counts drops as ``forumcrawl/drop/duplicate``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from itemadapter import ItemAdapter
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DropItem, NotConfigured
+
+__all__ = ["DedupPipeline", "content_fingerprint"]
+
+
+def content_fingerprint(item: Any) -> bytes:
+    """16-byte digest of an item's site, title and whitespace-normalised text."""
+    adapter = ItemAdapter(item)
+    digest = hashlib.blake2b(digest_size=16)
+    for name in ("site", "title", "text"):
+        value = " ".join(str(adapter.get(name) or "").split())
+        digest.update(value.encode("utf-8", "surrogatepass") + b"\x00")
+    return digest.digest()
+
+
+class DedupPipeline:
+    """Drops an item whose content fingerprint was already exported in this crawl."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        self.seen: dict[bytes, str] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DedupPipeline:
+        if not crawler.settings.getbool("FORUMCRAWL_DEDUP_ENABLED"):
+            raise NotConfigured("FORUMCRAWL_DEDUP_ENABLED is off")
+        return cls(crawler)
+
+    def process_item(self, item: Any) -> Any:
+        url = ItemAdapter(item).get("url") or ""
+        key = content_fingerprint(item)
+        first = self.seen.setdefault(key, url)
+        if first != url:
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value("forumcrawl/drop/duplicate")
+            raise DropItem(f"duplicate of {first}: {url}")
+        return item
