@@ -140,6 +140,11 @@ def decode_html(body: bytes, content_type: str | None = None) -> tuple[str, str]
             return clean[best], best
         if declared in clean:
             return clean[declared], declared
+    if declared in _CJK_CODECS:
+        # A CJK page with a few bad bytes (a truncated character, a stray byte) is still that page.
+        lossy_cjk = body.decode(declared, errors="replace")
+        if lossy_cjk.count("\ufffd") <= len(lossy_cjk) // 200 and _cjk_plausibility(lossy_cjk) >= _MIN_PLAUSIBILITY:
+            return lossy_cjk, declared
     western = _strict(body, "cp1252")
     if western is not None:
         return western, "cp1252"

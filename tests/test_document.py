@@ -112,3 +112,11 @@ def test_declared_western_charset_is_kept():
     body = page("Jürgen", "<meta charset=iso-8859-1>", title="Forum").encode("latin-1")
     text, used = decode_html(body)
     assert "Jürgen" in text
+
+
+def test_gbk_page_with_one_bad_byte_stays_gbk():
+    body = page(ZH * 5, "<meta charset=gb2312>").encode("gbk")
+    body = body.replace("分享".encode("gbk"), b"\x81\x20", 1)
+    text, used = decode_html(body)
+    assert used == "gb18030"
+    assert "楼主说得很有道理" in text
