@@ -7,11 +7,12 @@ These read standard places (``<h1>``, ``<title>``, breadcrumb navigation, Open G
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit
 
 import lxml.html
 
-__all__ = ["board", "meta_author", "meta_published", "page_links", "page_number", "title"]
+__all__ = ["PageMeta", "board", "page_links", "page_meta", "page_number", "title"]
 
 _TITLE_SPLIT = re.compile(r"\s+[-|_–—·»]\s+|\s*[|_–—]\s*")
 _PAGE_KEYS = ("page", "pn", "pg", "p", "pagenum", "pageno")
@@ -27,23 +28,23 @@ _CRUMB_XPATHS = (
 )
 _HOME_PATH = re.compile(r"(?:\.{0,2}/)*(?:(?:index|forum|default|home|portal)\.(?:php|html?|aspx?|jsp))?/?", re.I)
 _HOME_WORDS = frozenset({"home", "index", "首页", "论坛", "forum", "forums", "board index", "主页"})
-_AUTHOR_META = (
-    "//meta[@name='author']/@content",
-    "//meta[@property='article:author']/@content",
-    "//meta[@name='byl']/@content",
-    "//*[@itemprop='author']//*[@itemprop='name']/text()",
-    "//*[@rel='author'][1]//text()",
+#: ``<meta>`` keys (name, property or itemprop, lower case) naming the author, most telling first.
+_AUTHOR_KEYS = ("author", "article:author", "byl", "dc.creator", "parsely-author", "sailthru.author")
+#: ``<meta>`` keys giving the publication time, most telling first.
+_DATE_KEYS = (
+    "article:published_time",
+    "datepublished",
+    "pubdate",
+    "publishdate",
+    "date",
+    "dc.date",
+    "dc.date.issued",
+    "parsely-pub-date",
+    "sailthru.date",
 )
-_DATE_META = (
-    "//meta[@property='article:published_time']/@content",
-    "//meta[@itemprop='datePublished']/@content",
-    "//*[@itemprop='datePublished']/@datetime",
-    "//meta[@name='pubdate']/@content",
-    "//meta[@name='publishdate']/@content",
-    "//meta[@name='date']/@content",
-    "//meta[@name='dc.date']/@content",
-    "//meta[@name='DC.date.issued']/@content",
-    "//time[@datetime][1]/@datetime",
+#: In-body markup of author and time, read in one walk.
+_BODY_META_XPATH = (
+    "//time[@datetime] | //*[@itemprop='datePublished'] | //*[@itemprop='author'] | //*[@rel='author']"
 )
 
 
@@ -112,29 +113,37 @@ def page_number(url: str) -> int:
     return 1
 
 
-def _first(tree: lxml.html.HtmlElement, queries: tuple[str, ...]) -> str | None:
-    for query in queries:
-        for value in tree.xpath(query):
-            text = _clean(str(value))
-            if text:
-                return text
-    return None
+@dataclass(frozen=True)
+class PageMeta:
+    """Author and publication time as a page's metadata states them."""
+
+    author: str | None = None
+    published: str | None = None
 
 
-def meta_author(tree: lxml.html.HtmlElement | None) -> str | None:
-    """Author named in the page's metadata (``<meta name=author>``, schema.org, ``rel=author``)."""
+def page_meta(tree: lxml.html.HtmlElement | None) -> PageMeta:
+    """Author and publication time from ``<meta>`` (Open Graph, Dublin Core, schema.org), then
+    in-body markup (``<time datetime>``, ``itemprop``, ``rel=author``); one walk for each."""
     if tree is None:
-        return None
-    found = _first(tree, _AUTHOR_META)
-    if found and found.lower().startswith("by "):
-        found = found[3:].strip()
-    return found or None
-
-
-def meta_published(tree: lxml.html.HtmlElement | None) -> str | None:
-    """Publication time as the metadata gives it (Open Graph, schema.org, ``<time datetime>``)."""
-    return None if tree is None else _first(tree, _DATE_META)
-
+        return PageMeta()
+    metas: dict[str, str] = {}
+    for meta in tree.iter("meta"):
+        key = (meta.get("name") or meta.get("property") or meta.get("itemprop") or "").lower()
+        content = _clean(meta.get("content") or "")
+        if key and content:
+            metas.setdefault(key, content)
+    author = next((metas[k] for k in _AUTHOR_KEYS if k in metas), None)
+    published = next((metas[k] for k in _DATE_KEYS if k in metas), None)
+    if author is None or published is None:
+        for el in tree.xpath(_BODY_META_XPATH):
+            if published is None and (el.tag == "time" or el.get("itemprop") == "datePublished"):
+                published = _clean(el.get("datetime") or el.get("content") or "") or None
+            elif author is None and (el.get("itemprop") == "author" or el.get("rel") == "author"):
+                names = el.xpath(".//*[@itemprop='name']")
+                author = _clean((names[0] if names else el).text_content()) or None
+    if author and author.lower().startswith("by "):
+        author = author[3:].strip() or None
+    return PageMeta(author=author, published=published)
 
 
 def page_links(tree: lxml.html.HtmlElement | None, base_url: str) -> list[str]:

@@ -61,7 +61,7 @@ _CJK_CODECS = ("gb18030", "big5hkscs")
 #: 40-70 % of its characters in the list above; Latin-1 bytes read as GB18030 or Big5 under 5 %.
 _MIN_PLAUSIBILITY = 0.2
 _XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_CONTROL_BYTES = [bytes([b]) for b in (*range(9), *range(14, 32))]
 
 
 class DocumentError(ValueError):
@@ -103,7 +103,7 @@ def _looks_binary(head: bytes) -> bool:
     if b"\x00" in head:
         # UTF-16 pages carry NULs too, but they start with a BOM, checked before this.
         return True
-    controls = sum(b < 9 or 13 < b < 32 for b in head)
+    controls = sum(head.count(b) for b in _CONTROL_BYTES)
     return controls > len(head) // 10
 
 
@@ -166,13 +166,20 @@ def site_of(url: str) -> str:
 
 
 def _parse(html: str) -> lxml.html.HtmlElement | None:
-    html = _CONTROL_RE.sub("", _XML_DECL_RE.sub("", html, count=1))
+    if "\x00" in html:
+        html = html.replace("\x00", "")
     if not html.strip():
         return None
     parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False)
     try:
         return lxml.html.document_fromstring(html, parser=parser)
-    except (lxml.etree.ParserError, ValueError):
+    except ValueError:
+        # lxml refuses text that still carries an XML encoding declaration; drop it and retry.
+        stripped = _XML_DECL_RE.sub("", html, count=1)
+        if stripped == html:
+            return None
+        return _parse(stripped)
+    except lxml.etree.ParserError:
         return None
 
 

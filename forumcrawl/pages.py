@@ -162,12 +162,13 @@ def article_item(doc: Document, extraction: Extraction, *, now: datetime | None 
     now = now or datetime.now(timezone.utc)
     tree = doc.tree
     first = extraction.posts[0] if extraction.posts else None
-    raw_date = fields.meta_published(tree) or (first.published_raw if first else None)
+    meta = fields.page_meta(tree)
+    raw_date = meta.published or (first.published_raw if first else None)
     return Article(
         url=doc.url,
         site=doc.site or None,
         title=fields.title(tree) or doc.title or None,
-        author=fields.meta_author(tree) or (first.author if first else None),
+        author=meta.author or (first.author if first else None),
         published=_published(raw_date, now),
         published_raw=raw_date,
         text=extraction.text,

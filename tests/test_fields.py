@@ -51,9 +51,17 @@ def test_metadata_author_and_date():
         '<meta name="author" content="By Jane Roe">'
         '<meta property="article:published_time" content="2024-03-05T14:02:00+08:00">'
     )
-    assert fields.meta_author(t) == "Jane Roe"
-    assert fields.meta_published(t) == "2024-03-05T14:02:00+08:00"
-    assert fields.meta_author(tree("<p>x</p>")) is None
+    assert fields.page_meta(t) == fields.PageMeta("Jane Roe", "2024-03-05T14:02:00+08:00")
+    assert fields.page_meta(tree("<p>x</p>")) == fields.PageMeta()
+    assert fields.page_meta(None) == fields.PageMeta()
+
+
+def test_in_body_metadata_when_meta_tags_are_missing():
+    t = tree(
+        '<p class="byline"><span itemprop="author"><a itemprop="name">李雷</a></span>'
+        '<time datetime="2023-11-02T08:00:00Z">2 Nov</time></p>'
+    )
+    assert fields.page_meta(t) == fields.PageMeta("李雷", "2023-11-02T08:00:00Z")
 
 
 def test_page_links_are_absolute_unique_and_skip_non_http():
