@@ -27,7 +27,7 @@ from forumcrawl.document import site_of
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dpc import KNNDensityPeaks
 from forumcrawl.extractors.url_rules import UrlResolver
-from forumcrawl.extractors.usc import split_url, usc_distance_matrix
+from forumcrawl.extractors.usc import block_type, split_url, usc_distance_matrix
 
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
@@ -323,6 +323,59 @@ def _verdict(evidence: PageEvidence, ref: float) -> int:
     return -1
 
 
+def _positions(url: str) -> dict[tuple[int, int], str]:
+    """The blocks of the URL's path by (segment, position)."""
+    return {
+        (k, i): block
+        for k, segment in enumerate(split_url(url).path)
+        for i, block in enumerate(segment.blocks)
+    }
+
+
+def _agree_with_core(sample: list[str], y: np.ndarray, core: list[str]) -> np.ndarray:
+    """Unlabel the topic URLs that contradict what every confirmed thread URL shares.
+
+    A cluster chosen for its thread pages can hold other URLs (small samples cluster coarsely:
+    ``/tags/<tag>/`` beside ``/threads/<title>.<id>/``). Where the paths of all confirmed thread
+    URLs (fetched thread-looking pages, the example) have the same word, or blocks of the same
+    type, a topic URL with another word or type there becomes unknown: the siblings step of the
+    resolver can still bring it back if it turns out to be a variant; so do paths deeper than
+    any confirmed one (``/topic/<title>/reply/``). Needs two confirmed URLs;
+    numbers are never a shared word (ids differ from thread to thread), and query parameters
+    are left alone (optional and ordered freely: ``?t=1`` and ``?p=5&sid=…`` are one page kind).
+    """
+    if len(core) < 2:
+        return y
+    maps = [_positions(u) for u in core]
+    keys = set().union(*maps)
+    words: dict[tuple[int, int], str] = {}
+    types: dict[tuple[int, int], str] = {}
+    for key in keys:
+        seen = {m.get(key, "") for m in maps}
+        kinds = {block_type(b) for b in seen}
+        if len(seen) == 1 and "" not in seen and not next(iter(seen)).isdigit():
+            words[key] = next(iter(seen))
+        if len(kinds) == 1 and "" not in kinds:
+            types[key] = next(iter(kinds))
+    depth = max(_depth(u) for u in core)
+    out = y.copy()
+    for i in np.flatnonzero(y == 1):
+        blocks = _positions(sample[i])
+        if (
+            any(blocks.get(k, "") != w for k, w in words.items())
+            or any(block_type(blocks.get(k, "")) != t for k, t in types.items())
+            or _depth(sample[i]) > depth
+        ):
+            out[i] = -1
+    return out
+
+
+def _depth(url: str) -> int:
+    """Path segments up to the last non-empty one (``/a/b/`` and ``/a/b`` are 2 deep)."""
+    segments = split_url(url).path
+    return max((k + 1 for k, s in enumerate(segments) if any(s.blocks)), default=0)
+
+
 def _cluster_pattern(urls: list[str]) -> str:
     """The pattern of a rule fitted on one cluster alone (no siblings, no pages step)."""
     return str(UrlResolver(min_variants=0, paginate=False).fit(urls, np.ones(len(urls), dtype=int)))
@@ -486,6 +539,10 @@ def learn_topic_rule(
         for i, url in enumerate(sample):
             if verdict.get(url) == 0 and url != example:
                 y[i] = 0
+    core = [u for u in sample if verdict.get(u) == 1 and y[sample.index(u)] == 1]
+    if example is not None:
+        core = [example, *(u for u in core if u != example)]
+    y = _agree_with_core(sample, y, core)
     resolver = UrlResolver().fit(sample, y)
     summaries = tuple(
         ClusterSummary(

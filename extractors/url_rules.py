@@ -17,8 +17,9 @@ whether it is a *literal* (a few words every topic URL shares: ``viewthread``, `
 - **Siblings.** A slot whose literal value differs, in at least ``min_variants`` variants, between
   topic URLs and unlabelled URLs that match the rule everywhere else is a variable (the board slug
   in ``/forum/<board>/topic/<title>/``, which splits threads into one cluster per board under the
-  paper's distance). A slot is never widened if that would admit a URL known *not* to be a topic
-  page (label 0, e.g. a fetched page without posts).
+  paper's distance), provided a later slot still requires a literal word (``topic``). A slot is
+  never widened if that would admit a URL known *not* to be a topic page (label 0, e.g. a
+  fetched page without posts).
 - **Pages.** An unlabelled URL that is a topic URL plus a page number (``&page=2``, ``/page-2``,
   ``/2``) is a topic URL: paginated threads belong to their thread.
 
@@ -46,7 +47,7 @@ __all__ = ["RULE_VERSION", "BlockRule", "SlotRule", "UrlResolver", "UrlRule"]
 RULE_VERSION = 1
 #: Types a slug word can take: a variable position that shows two of them accepts all four.
 WORD_TYPES = frozenset({"letters", "alnum", "text", "digits"})
-_PAGE_SEGMENT = re.compile(r"^(?:page|p|pg)?[-_]?\d+$", re.IGNORECASE)
+_PAGE_SEGMENT = re.compile(r"^(?:page|p|pg|post)?[-_]?\d+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -254,10 +255,42 @@ def _alternatives(rule: UrlRule, split: SplitUrl) -> set[tuple[Any, ...]]:
     return out
 
 
+def _title_word(segments: Sequence[Segment | None], i: int, word: str) -> bool:
+    """Whether ``word`` at position ``i`` is part of a title rather than of the URL template.
+
+    Every segment with it there must hold a number (an id), and the segments must not differ
+    only in their numbers: ``page`` in ``page-2``, ``page-3`` and ``thread`` in
+    ``thread-624-1-1.html``, ``thread-624-2-1.html`` are template words; ``hilferuf`` in the one
+    segment ``df-hilferuf.416785``, or ``ram`` in ``ram-empfehlung.1940441`` and
+    ``ram-upgrade.1940201``, are title words. A word in a segment without a number
+    (``viewtopic.php``) is never a title's.
+    """
+    rests = [
+        s.blocks[:i] + s.blocks[i + 1 :]
+        for s in segments
+        if s is not None and i < len(s.blocks) and s.blocks[i] == word
+    ]
+    if not rests or not all(any(b.isdigit() for b in rest) for rest in rests):
+        return False
+    shapes = {tuple("#" if b.isdigit() else b for b in rest) for rest in rests}
+    return len(set(rests)) == 1 or len(shapes) > 1
+
+
+def _after(slot: tuple[str, int], than: tuple[str, int]) -> bool:
+    """Whether ``slot`` comes after ``than`` in a URL (query slots follow every path slot)."""
+    order = {"path": 0, "query": 1}
+    return (order[slot[0]], slot[1]) > (order[than[0]], than[1])
+
+
+def _anchors(slot: SlotRule) -> bool:
+    """Whether the slot requires a word: a literal position that may not be empty."""
+    return any(b.values is not None and "" not in b.values for b in slot.blocks)
+
+
 def _page_base(split: SplitUrl) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
     """``split`` without trailing page numbers: query parameters with a number as value, and
-    path segments like ``2``, ``page-2``, ``p2`` (an empty last segment, a trailing ``/``, is
-    ignored too)."""
+    path segments like ``2``, ``page-2``, ``p2``, ``post-7`` (a post's permalink shows its thread
+    page; an empty last segment, a trailing ``/``, is ignored too)."""
     path = [s.blocks for s in split.path]
     query = [s.blocks for s in split.query]
     while query and len(query[-1]) >= 2 and query[-1][-1].isdigit():
@@ -409,6 +442,7 @@ class UrlResolver(BaseEstimator):
                     [(_segments(s, kind)[i] if i < len(_segments(s, kind)) else None) for s in splits],
                     min_count=min_count,
                     varying_is_variable=False,
+                    query=kind == "query",
                 )
                 for i in range(width)
             ]
@@ -420,6 +454,7 @@ class UrlResolver(BaseEstimator):
         *,
         min_count: int,
         varying_is_variable: bool,
+        query: bool,
     ) -> SlotRule:
         """One slot's rule from the segments the topic URLs have there (``None``: absent).
 
@@ -446,6 +481,9 @@ class UrlResolver(BaseEstimator):
                 or any(v.isdigit() for v in words)
                 or (varying_is_variable and len(kept) > 1)
                 or (slug_from is not None and i >= slug_from)
+                or (bool(words) and not (query and i == 0) and all(
+                    _title_word(segments, i, v) for v in words
+                ))
             )
             if variable:
                 types: Counter[str] = Counter()
@@ -523,7 +561,13 @@ class UrlResolver(BaseEstimator):
         y: np.ndarray,
         positive: np.ndarray,
     ) -> tuple[UrlRule, np.ndarray]:
-        """Widen literal slots whose value varies among URLs that match everywhere else."""
+        """Widen literal slots whose value varies among URLs that match everywhere else.
+
+        Only where a later slot still requires a word (``topic`` in
+        ``/forum/<board>/topic/<title>/``): without one, nothing after the varying word says the
+        variants are the same kind of page. ``thread-<digits>.html`` must not become any
+        one-segment URL, nor ``/forum/threads/<title>.<id>/`` any ``/forum/members/<name>.<id>/``.
+        """
         n_path = max(len(rule.path), max(len(s.path) for s in splits))
         n_query = max(len(rule.query), max(len(s.query) for s in splits))
         keys = [("path", i) for i in range(n_path)] + [("query", i) for i in range(n_query)]
@@ -546,6 +590,8 @@ class UrlResolver(BaseEstimator):
                 slot = slot_of.get(key)
                 if slot is None or all(b.values is None for b in slot.blocks):
                     continue
+                if not any(_anchors(other) for k, other in slot_of.items() if _after(k, key)):
+                    continue
                 near = (misses == 1) & ~ok[:, col] & ~positive
                 if not near.any() or (y[near] == 0).any():
                     continue
@@ -559,7 +605,9 @@ class UrlResolver(BaseEstimator):
                     else None
                     for i in np.flatnonzero(members)
                 ]
-                widened = self._slot(segments, min_count=1, varying_is_variable=True)
+                widened = self._slot(
+                    segments, min_count=1, varying_is_variable=True, query=key[0] == "query"
+                )
                 slots = list(rule.path if key[0] == "path" else rule.query)
                 slots[key[1]] = widened
                 candidate = (
