@@ -327,7 +327,7 @@ def _positions(url: str) -> dict[tuple[int, int], str]:
     """The blocks of the URL's path by (segment, position)."""
     return {
         (k, i): block
-        for k, segment in enumerate(split_url(url).path)
+        for k, segment in enumerate(split_url(url, drop_sessions=True).path)
         for i, block in enumerate(segment.blocks)
     }
 
@@ -372,7 +372,7 @@ def _agree_with_core(sample: list[str], y: np.ndarray, core: list[str]) -> np.nd
 
 def _depth(url: str) -> int:
     """Path segments up to the last non-empty one (``/a/b/`` and ``/a/b`` are 2 deep)."""
-    segments = split_url(url).path
+    segments = split_url(url, drop_sessions=True).path
     return max((k + 1 for k, s in enumerate(segments) if any(s.blocks)), default=0)
 
 
@@ -484,7 +484,7 @@ def learn_topic_rule(
     clustering = KNNDensityPeaks(
         n_neighbors=n_neighbors, center_selection="local_peaks", metric="precomputed"
     )
-    labels = clustering.fit(usc_distance_matrix(sample)).labels_
+    labels = clustering.fit(usc_distance_matrix(sample, drop_sessions=True)).labels_
     evidence = {u: page_evidence(site_pages[u]) for u in sample if u in site_pages}
     # What a thread page scores on this site: the mean of the three best pages (one odd page
     # cannot set it). Pages are judged relative to it, since page layouts differ between sites.

@@ -47,6 +47,7 @@ __all__ = ["RULE_VERSION", "BlockRule", "SlotRule", "UrlResolver", "UrlRule"]
 RULE_VERSION = 1
 #: Types a slug word can take: a variable position that shows two of them accepts all four.
 WORD_TYPES = frozenset({"letters", "alnum", "text", "digits"})
+_DIGIT_RUN = re.compile(r"\d+")
 _PAGE_SEGMENT = re.compile(r"^(?:page|p|pg|post)?[-_]?\d+$", re.IGNORECASE)
 
 
@@ -176,6 +177,8 @@ class UrlRule:
     site: str | None
     path: tuple[SlotRule, ...]
     query: tuple[SlotRule, ...]
+    #: Session ids are left out of URLs before matching (see ``split_url(drop_sessions=)``).
+    drop_sessions: bool = True
 
     def match_split(self, split: SplitUrl) -> bool:
         """Whether a split URL is accepted."""
@@ -190,7 +193,7 @@ class UrlRule:
     def match(self, url: str) -> bool:
         """Whether ``url`` is a topic URL; ``False`` for another site or a non-http(s) string."""
         try:
-            split = split_url(url, site=self.site)
+            split = split_url(url, site=self.site, drop_sessions=self.drop_sessions)
         except ValueError:
             return False
         return self.match_split(split)
@@ -212,6 +215,7 @@ class UrlRule:
             "version": RULE_VERSION,
             "site": self.site,
             "pattern": self.pattern(),
+            "drop_sessions": self.drop_sessions,
             "path": [s.to_dict() for s in self.path],
             "query": [s.to_dict() for s in self.query],
         }
@@ -227,6 +231,7 @@ class UrlRule:
             site=None if site is None else str(site),
             path=tuple(SlotRule.from_dict(s) for s in data.get("path", ())),
             query=tuple(SlotRule.from_dict(s) for s in data.get("query", ())),
+            drop_sessions=bool(data.get("drop_sessions", True)),
         )
 
 
@@ -307,7 +312,9 @@ class UrlResolver(BaseEstimator):
     ----------
     max_literals : int, default=3
         A position keeps literal values when the topic URLs show at most this many different
-        words there (``page``/``post``); more, or any number, makes it a variable (its types).
+        words there (``page``/``post``); more, numbers, words that differ only in their numbers
+        (``page=1``/``page=2``) or title words (see ``_title_word``) make it a variable (its
+        types).
     min_support : float, default=0.02
         Share of the topic URLs a value or type needs at a position to stay in the rule
         (at least 2 URLs once there are 10 or more topic URLs); skipped when it would leave
@@ -317,6 +324,8 @@ class UrlResolver(BaseEstimator):
         before it becomes a variable (the siblings step); 0 disables the step.
     paginate : bool, default=True
         Count unlabelled URLs that are a topic URL plus a page number as topic URLs.
+    drop_sessions : bool, default=True
+        Leave session ids (``sid=<32 hex>``, ``s=…``) out of URLs, when learning and matching.
 
     Attributes
     ----------
@@ -351,11 +360,13 @@ class UrlResolver(BaseEstimator):
         min_support: float = 0.02,
         min_variants: int = 3,
         paginate: bool = True,
+        drop_sessions: bool = True,
     ) -> None:
         self.max_literals = max_literals
         self.min_support = min_support
         self.min_variants = min_variants
         self.paginate = paginate
+        self.drop_sessions = drop_sessions
 
     # -- learning -----------------------------------------------------------------------------
 
@@ -399,7 +410,8 @@ class UrlResolver(BaseEstimator):
             if previous is not None and previous != lab and -1 not in (previous, lab):
                 raise ValueError(f"conflicting labels for {url!r}")
             merged[url] = max(previous if previous is not None else -1, int(lab))
-        splits = [split_url(u, site=site) for u in merged]
+        drop = bool(self.drop_sessions)
+        splits = [split_url(u, site=site, drop_sessions=drop) for u in merged]
         y = np.fromiter(merged.values(), dtype=np.int64, count=len(merged))
         if self.paginate:
             y = self._paginate(splits, y)
@@ -446,7 +458,12 @@ class UrlResolver(BaseEstimator):
                 )
                 for i in range(width)
             ]
-        return UrlRule(site=site, path=tuple(slots["path"]), query=tuple(slots["query"]))
+        return UrlRule(
+            site=site,
+            path=tuple(slots["path"]),
+            query=tuple(slots["query"]),
+            drop_sessions=bool(self.drop_sessions),
+        )
 
     def _slot(
         self,
@@ -479,6 +496,7 @@ class UrlResolver(BaseEstimator):
             variable = (
                 len(words) > self.max_literals
                 or any(v.isdigit() for v in words)
+                or len({_DIGIT_RUN.sub("#", v) for v in words}) < len(words)
                 or (varying_is_variable and len(kept) > 1)
                 or (slug_from is not None and i >= slug_from)
                 or (bool(words) and not (query and i == 0) and all(
@@ -611,9 +629,9 @@ class UrlResolver(BaseEstimator):
                 slots = list(rule.path if key[0] == "path" else rule.query)
                 slots[key[1]] = widened
                 candidate = (
-                    UrlRule(site, tuple(slots), rule.query)
+                    UrlRule(site, tuple(slots), rule.query, rule.drop_sessions)
                     if key[0] == "path"
-                    else UrlRule(site, rule.path, tuple(slots))
+                    else UrlRule(site, rule.path, tuple(slots), rule.drop_sessions)
                 )
                 if any(candidate.match_split(splits[i]) for i in np.flatnonzero(y == 0)):
                     continue

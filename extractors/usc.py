@@ -41,6 +41,7 @@ __all__ = [
     "BLOCK_TYPES",
     "SCALINGS",
     "SEPARATORS",
+    "SESSION_KEYS",
     "Layout",
     "Segment",
     "SplitUrl",
@@ -61,6 +62,12 @@ __all__ = [
 #: query parameter (the unit :class:`Layout` aligns); the others split inside one.
 SEPARATORS = "/?&=.-_;,+:~!|"
 _INNER_SPLIT = re.compile(r"([=.\-_;,+:~!|])")
+#: Query parameters that carry a session, not a page: ``sid=<32 hex>`` (phpBB), ``s=`` (vBulletin).
+SESSION_KEYS = frozenset({"s", "sid", "sess", "session", "sessionid", "session_id", "phpsessid",
+                          "jsessionid", "oscsid"})
+_SESSION_VALUE = re.compile(r"^[0-9A-Za-z]{16,}$")
+_HEX32 = re.compile(r"^[0-9a-fA-F]{32}$")
+_PATH_SESSION = re.compile(r";jsessionid=[^/?#]*", re.IGNORECASE)
 
 #: Block types, by the characters of the decoded block. The paper names two (letters, digits);
 #: ids are still numbered in order of first appearance over a set (:class:`Vocabulary`).
@@ -125,7 +132,15 @@ def _segment(raw: str, lead: str) -> Segment:
     return Segment(blocks=blocks, seps=(lead, *parts[1::2]))
 
 
-def split_url(url: str, *, site: str | None = None) -> SplitUrl:
+def _is_session(param: str) -> bool:
+    key, _, value = param.partition("=")
+    value = unquote(value)
+    return bool(_HEX32.match(value)) or (
+        key.lower() in SESSION_KEYS and bool(_SESSION_VALUE.match(value))
+    )
+
+
+def split_url(url: str, *, site: str | None = None, drop_sessions: bool = False) -> SplitUrl:
     """Split ``url`` after its scheme and host into path segments and query parameters.
 
     Each part is split on :data:`SEPARATORS` *before* percent-decoding, so an encoded ``%2F``
@@ -138,6 +153,8 @@ def split_url(url: str, *, site: str | None = None) -> SplitUrl:
     url : an absolute ``http``/``https`` URL.
     site : when given, the ``host[:port]`` every URL must belong to
         (:func:`forumcrawl.document.site_of`).
+    drop_sessions : leave out session ids (``sid=<32 hex>``, ``s=…``, ``;jsessionid=…``): they
+        differ between visits of one page and shift every later query parameter.
 
     Raises
     ------
@@ -161,12 +178,12 @@ def split_url(url: str, *, site: str | None = None) -> SplitUrl:
     if site is not None and site_of(url) != site.lower():
         raise ValueError(f"URL of another site than {site!r}: {url!r}")
     path = parts.path or "/"
+    params = parts.query.split("&") if parts.query else []
+    if drop_sessions:
+        path = _PATH_SESSION.sub("", path)
+        params = [p for p in params if not _is_session(p)]
     path_segments = tuple(_segment(raw, "/") for raw in path[1:].split("/"))
-    query_segments = ()
-    if parts.query:
-        query_segments = tuple(
-            _segment(raw, "?" if i == 0 else "&") for i, raw in enumerate(parts.query.split("&"))
-        )
+    query_segments = tuple(_segment(raw, "?" if i == 0 else "&") for i, raw in enumerate(params))
     return SplitUrl(path=path_segments, query=query_segments)
 
 
@@ -299,7 +316,11 @@ class StructureVectors:
 
 
 def structure_vectors(
-    urls: Sequence[str], *, align: Alignment = "segments", site: str | None = None
+    urls: Sequence[str],
+    *,
+    align: Alignment = "segments",
+    site: str | None = None,
+    drop_sessions: bool = False,
 ) -> StructureVectors:
     """Structure vectors of ``urls`` with ids numbered over the set and rows padded to ``N``.
 
@@ -309,6 +330,7 @@ def structure_vectors(
     align : ``"segments"`` (pad each path segment and query parameter) or ``"flat"`` (paper).
     site : ``host[:port]`` the URLs must belong to; ``None`` ignores the host (the paper drops
         it for URLs of one forum).
+    drop_sessions : leave session ids out (see :func:`split_url`).
 
     Examples
     --------
@@ -319,7 +341,7 @@ def structure_vectors(
     """
     if isinstance(urls, str):
         raise TypeError("urls must be a sequence of URLs, not one string")
-    splits = [split_url(u, site=site) for u in urls]
+    splits = [split_url(u, site=site, drop_sessions=drop_sessions) for u in urls]
     layout = Layout.fit(splits, align)
     vocabulary = Vocabulary()
     vectors = np.zeros((len(splits), layout.n_blocks, 2), dtype=np.int64)
@@ -422,10 +444,13 @@ def usc_distance(
     return float(distance_table(size, scaling)[common])
 
 
-def _codes(data: Sequence[str] | StructureVectors, align: Alignment, site: str | None) -> np.ndarray:
+def _codes(
+    data: Sequence[str] | StructureVectors, align: Alignment, site: str | None, drop_sessions: bool
+) -> np.ndarray:
     if isinstance(data, StructureVectors):
         return data.vectors[..., 1]
-    return structure_vectors(data, align=align, site=site).vectors[..., 1]
+    vectors = structure_vectors(data, align=align, site=site, drop_sessions=drop_sessions)
+    return vectors.vectors[..., 1]
 
 
 def usc_distance_matrix(
@@ -434,6 +459,7 @@ def usc_distance_matrix(
     scaling: Scaling = "normalized",
     align: Alignment = "segments",
     site: str | None = None,
+    drop_sessions: bool = False,
 ) -> np.ndarray:
     """Pairwise scaled USC distances, an ``(n, n)`` float matrix for ``metric="precomputed"``.
 
@@ -444,10 +470,11 @@ def usc_distance_matrix(
 
     Parameters
     ----------
-    data : URLs (vectorised with ``align`` and ``site``) or :class:`StructureVectors`.
+    data : URLs (vectorised with ``align``, ``site`` and ``drop_sessions``) or
+        :class:`StructureVectors`.
     scaling : see :func:`distance_table`.
     """
-    codes = _codes(data, align, site)
+    codes = _codes(data, align, site, drop_sessions)
     n, n_blocks = codes.shape
     out = np.zeros((n, n), dtype=np.float64)
     if n < 2:
