@@ -20,6 +20,8 @@ FORUMCRAWL_LEARN_ENABLED: bool = True
 FORUMCRAWL_LEARN_URL_SAMPLE: int = 300
 #: How many topic pages of a site to learn the extraction rule from (KSF, paper: 5).
 FORUMCRAWL_LEARN_PAGE_SAMPLE: int = 5
+#: Thread pages a site's extraction rule may miss (template drift) before it is learned again.
+FORUMCRAWL_LEARN_RELEARN_AFTER: int = 20
 #: Folder where learned site models are kept between crawls (embedded mode).
 FORUMCRAWL_RULES_DIR: str = ".forumcrawl/rules"
 

@@ -50,6 +50,9 @@ class _Sample:
     held: list[HeldPage] = field(default_factory=list)
     model: SiteModel | None = None
     loaded: bool = False
+    missed: list[Document] = field(default_factory=list)
+    miss_count: int = 0
+    relearning: bool = False
 
 
 class SiteLearner:
@@ -63,6 +66,7 @@ class SiteLearner:
     min_pages : fetched pages to hold before learning, so the topic cluster can be chosen from
         page evidence.
     max_held : learn as soon as this many pages are held, whatever the URL count (bounds memory).
+    relearn_after : thread pages the extraction rule may miss before it is learned again.
     topic_examples : ``site → thread URL`` given by the user (``-a topic_example=``).
     random_state : seed of the page sample.
     """
@@ -75,6 +79,7 @@ class SiteLearner:
         page_sample: int = 5,
         min_pages: int = 30,
         max_held: int = 400,
+        relearn_after: int = 20,
         topic_examples: dict[str, str] | None = None,
         random_state: int = 0,
     ) -> None:
@@ -83,6 +88,7 @@ class SiteLearner:
         self.page_sample = page_sample
         self.min_pages = min_pages
         self.max_held = max_held
+        self.relearn_after = relearn_after
         self.topic_examples = dict(topic_examples or {})
         self.random_state = random_state
         self._samples: dict[str, _Sample] = {}
@@ -180,28 +186,72 @@ class SiteLearner:
             )
             logger.info("topic pages of %s: %s (%s)", site, found.resolver, found.reason)
         topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]
-        if topic_docs:
-            rng = random.Random(self.random_state)
-            chosen = rng.sample(topic_docs, min(self.page_sample, len(topic_docs)))
-            started = time.perf_counter()
-            try:
-                ksf = KeywordScoringExtractor(n_pages=self.page_sample, random_state=self.random_state).fit(chosen)
-            except ValueError as exc:
-                logger.warning("no extraction rule for %s: %s", site, exc)
-            except Exception:  # as above: fall back to the generic cascade
-                logger.exception("learning the extraction rule of %s failed", site)
-            else:
-                model = model.with_rule(
-                    "ksf",
-                    ksf.rule_.to_dict(),
-                    pages=[d.url for d in chosen],
-                    seconds=round(time.perf_counter() - started, 3),
-                )
-                logger.info("extraction rule of %s: %s", site, ksf.rule_)
+        model = self._learn_extraction(model, topic_docs)
+        self._publish(sample, model)
+        return model
+
+    def _learn_extraction(self, model: SiteModel, topic_docs: list[Document]) -> SiteModel:
+        """``model`` with a KSF rule fitted on up to ``page_sample`` of ``topic_docs``."""
+        if not topic_docs:
+            return model
+        rng = random.Random(self.random_state)
+        chosen = rng.sample(topic_docs, min(self.page_sample, len(topic_docs)))
+        started = time.perf_counter()
+        try:
+            ksf = KeywordScoringExtractor(n_pages=self.page_sample, random_state=self.random_state).fit(chosen)
+        except ValueError as exc:
+            logger.warning("no extraction rule for %s: %s", model.site, exc)
+        except Exception:  # as above: fall back to the generic cascade
+            logger.exception("learning the extraction rule of %s failed", model.site)
+        else:
+            logger.info("extraction rule of %s: %s", model.site, ksf.rule_)
+            return model.with_rule(
+                "ksf",
+                ksf.rule_.to_dict(),
+                pages=[d.url for d in chosen],
+                seconds=round(time.perf_counter() - started, 3),
+            )
+        return model
+
+    def _publish(self, sample: _Sample, model: SiteModel) -> None:
         sample.model = model
         sample.loaded = True
         try:
             self.store.put(model)
         except (OSError, ValueError) as exc:
-            logger.warning("could not store the model of %s: %s", site, exc)
-        return model
+            logger.warning("could not store the model of %s: %s", model.site, exc)
+
+    def record_miss(self, document: Document) -> bool:
+        """Note a thread page the site's extraction rule missed (template drift).
+
+        Returns True once ``relearn_after`` pages have been missed since the rule was learned:
+        the caller should then run :meth:`relearn_extraction` (once).
+        """
+        sample = self._sample(document.site)
+        sample.missed.append(document)
+        del sample.missed[: -self.page_sample * 2]
+        sample.miss_count += 1
+        due = sample.miss_count >= self.relearn_after and not sample.relearning
+        sample.relearning = sample.relearning or due
+        return due
+
+    def relearn_extraction(self, site: str) -> SiteModel | None:
+        """Fit a new extraction rule on the pages the old one missed; store it if one is found.
+
+        CPU-bound, for a worker thread; never raises. Returns the new model, or None.
+        """
+        sample = self._sample(site)
+        model = sample.model
+        try:
+            if model is None:
+                return None
+            relearned = self._learn_extraction(SiteModel(site=site, rules=dict(model.rules), info=dict(model.info)), list(sample.missed))
+            if relearned.rules.get("ksf") == model.rules.get("ksf"):
+                return None
+            logger.info("relearned the extraction rule of %s after %d misses", site, sample.miss_count)
+            self._publish(sample, relearned)
+            return relearned
+        finally:
+            sample.missed.clear()
+            sample.miss_count = 0
+            sample.relearning = False

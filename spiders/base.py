@@ -82,6 +82,7 @@ class SiteSpider(scrapy.Spider):
                 FileRuleStore(settings["FORUMCRAWL_RULES_DIR"]),
                 url_sample=settings.getint("FORUMCRAWL_LEARN_URL_SAMPLE"),
                 page_sample=settings.getint("FORUMCRAWL_LEARN_PAGE_SAMPLE"),
+                relearn_after=settings.getint("FORUMCRAWL_LEARN_RELEARN_AFTER"),
                 topic_examples=examples,
             )
             crawler.signals.connect(spider.learn_pending_sites, signal=signals.spider_idle)
@@ -143,8 +144,21 @@ class SiteSpider(scrapy.Spider):
             return
         outcome = self.cascade.run(doc, model, now=fetched)
         self.count_outcome(outcome)
+        if topic and model is not None and "ksf" in model.rules and "ksf" in outcome.misses:
+            self.rule_missed(doc)
         if outcome.extraction is not None:
             yield self.make_item(doc, outcome.extraction, fetched)
+
+    def rule_missed(self, doc: Document) -> None:
+        """A thread page the site's extraction rule did not match: relearn after enough of them."""
+        assert self.learner is not None
+        self._inc("learn/ksf_missed")
+        if self.learner.record_miss(doc):
+            self.logger.info("the extraction rule of %s misses thread pages: relearning it", doc.site)
+            self._inc("learn/ksf_relearn")
+            deferToThread(self.learner.relearn_extraction, doc.site).addErrback(
+                lambda failure: self.logger.error("relearning %s failed: %s", doc.site, failure.value)
+            )
 
     async def learn_and_release(self, site: str) -> AsyncIterator[Any]:
         """Learn ``site`` in a worker thread, then export the pages held for it."""

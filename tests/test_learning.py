@@ -1,0 +1,88 @@
+"""SiteLearner: sample, learn once, store, reuse; relearn the extraction rule after drift."""
+
+from __future__ import annotations
+
+import urllib.request
+from datetime import datetime, timezone
+
+import pytest
+
+from forumcrawl.document import Document
+from forumcrawl.extractors.fields import page_links
+from forumcrawl.extractors.ksf import apply_rule, KsfRule
+from forumcrawl.learning import SiteLearner
+from forumcrawl.sitemodel import FileRuleStore
+
+NOW = datetime(2024, 3, 8, 15, 30, tzinfo=timezone.utc)
+
+
+def fetch(url: str) -> Document:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return Document.from_bytes(response.read(), url, response.headers.get("Content-Type"))
+
+
+def crawl_documents(server, limit: int = 80) -> list[Document]:
+    """A small breadth-first crawl of a mock site with urllib (robots-disallowed paths skipped)."""
+    truth = server.truth
+    seen, queue, docs = {server.url}, [server.url], []
+    while queue and len(docs) < limit:
+        url = queue.pop(0)
+        if url in truth.broken:
+            continue
+        doc = fetch(url)
+        docs.append(doc)
+        for link in page_links(doc.tree, url):
+            if link.startswith(server.url) and link not in seen and link not in truth.disallowed_urls:
+                seen.add(link)
+                queue.append(link)
+    return docs
+
+
+@pytest.fixture(scope="module")
+def phpbb_docs(forum_servers):
+    return crawl_documents(forum_servers["phpbb"])
+
+
+def observe_all(learner: SiteLearner, docs: list[Document]) -> None:
+    for doc in docs:
+        learner.observe(doc, page_links(doc.tree, doc.url), NOW)
+
+
+def test_learns_topic_and_extraction_rules_and_stores_them(tmp_path, forum_servers, phpbb_docs):
+    truth = forum_servers["phpbb"].truth
+    store = FileRuleStore(tmp_path)
+    learner = SiteLearner(store, url_sample=200, min_pages=20)
+    observe_all(learner, phpbb_docs)
+    site = phpbb_docs[0].site
+    assert learner.ready(site)
+    model = learner.learn(site)
+    assert set(model.rules) == {"usc", "ksf"}
+    assert store.get(site) == model
+    held = learner.take_held(site)
+    assert len(held) == len(phpbb_docs) and learner.take_held(site) == []
+    for doc in phpbb_docs:
+        assert learner.is_topic(model, doc.url) == truth.is_topic(doc.url), doc.url
+    assert learner.pending_sites() == []
+    reused = SiteLearner(store)
+    assert reused.model(site) == model
+
+
+def test_template_drift_triggers_one_relearn(tmp_path, forum_servers, phpbb_docs):
+    learner = SiteLearner(FileRuleStore(tmp_path), url_sample=200, min_pages=20, relearn_after=3)
+    observe_all(learner, phpbb_docs)
+    site = phpbb_docs[0].site
+    old = learner.learn(site)
+    static_truth = forum_servers["static"].truth
+    drifted = [fetch(u) for u in static_truth.topic_urls[:6] if u not in static_truth.broken][:4]
+    for doc in drifted:
+        doc.url = doc.url.replace(forum_servers["static"].url, forum_servers["phpbb"].url)
+    old_rule = KsfRule.from_dict(old.rules["ksf"])
+    assert apply_rule(old_rule, drifted[0], now=NOW) == []
+    assert [learner.record_miss(d) for d in drifted[:3]] == [False, False, True]
+    assert learner.record_miss(drifted[3]) is False
+    new = learner.relearn_extraction(site)
+    assert new is not None and new.rules["usc"] == old.rules["usc"]
+    new_rule = KsfRule.from_dict(new.rules["ksf"])
+    assert new_rule.rule_id != old_rule.rule_id
+    assert apply_rule(new_rule, drifted[0], now=NOW)
+    assert learner.model(site) == new
