@@ -295,7 +295,7 @@ class KNNDensityPeaks(ClusterMixin, BaseEstimator):
             if X.shape[0] != X.shape[1]:
                 raise ValueError(f"a precomputed distance matrix must be square, got {X.shape}")
             if (X < 0).any():
-                raise ValueError("distances must be non-negative")
+                raise ValueError("Negative values in data: distances must be non-negative")
             return check_symmetric(X, raise_exception=True)
         return pairwise_distances(X, metric=self.metric)
 
@@ -381,5 +381,6 @@ class KNNDensityPeaks(ClusterMixin, BaseEstimator):
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.metric == "precomputed"
+        tags.input_tags.positive_only = self.metric == "precomputed"
         tags.input_tags.string = self.metric == "usc"
         return tags

@@ -340,23 +340,35 @@ def _agree_with_core(sample: list[str], y: np.ndarray, core: list[str]) -> np.nd
     URLs (fetched thread-looking pages, the example) have the same word, or blocks of the same
     type, a topic URL with another word or type there becomes unknown: the siblings step of the
     resolver can still bring it back if it turns out to be a variant; so do paths deeper than
-    any confirmed one (``/topic/<title>/reply/``). Needs two confirmed URLs;
-    numbers are never a shared word (ids differ from thread to thread), and query parameters
-    are left alone (optional and ordered freely: ``?t=1`` and ``?p=5&sid=…`` are one page kind).
+    any confirmed one (``/topic/<title>/reply/``). With a single confirmed URL (an example and no
+    pages), only its words that most topic URLs share count, outside segments with a number
+    (``help-support-8`` names one board of many). Numbers are never a shared word
+    (ids differ from thread to thread), and query parameters are left alone (optional and
+    ordered freely: ``?t=1`` and ``?p=5&sid=…`` are one page kind).
     """
-    if len(core) < 2:
+    if not core:
         return y
     maps = [_positions(u) for u in core]
     keys = set().union(*maps)
     words: dict[tuple[int, int], str] = {}
     types: dict[tuple[int, int], str] = {}
-    for key in keys:
-        seen = {m.get(key, "") for m in maps}
-        kinds = {block_type(b) for b in seen}
-        if len(seen) == 1 and "" not in seen and not next(iter(seen)).isdigit():
-            words[key] = next(iter(seen))
-        if len(kinds) == 1 and "" not in kinds:
-            types[key] = next(iter(kinds))
+    if len(core) == 1:
+        # One example: its words that most topic URLs share are template words, the others
+        # may be its title's.
+        others = [_positions(sample[i]) for i in np.flatnonzero(y == 1)]
+        numbered = {k for (k, _), b in maps[0].items() if b.isdigit()}
+        for key, word in maps[0].items():
+            shared = sum(m.get(key) == word for m in others)
+            if word and key[0] not in numbered and 2 * shared > len(others):
+                words[key] = word
+    else:
+        for key in keys:
+            seen = {m.get(key, "") for m in maps}
+            kinds = {block_type(b) for b in seen}
+            if len(seen) == 1 and "" not in seen and not next(iter(seen)).isdigit():
+                words[key] = next(iter(seen))
+            if len(kinds) == 1 and "" not in kinds:
+                types[key] = next(iter(kinds))
     depth = max(_depth(u) for u in core)
     out = y.copy()
     for i in np.flatnonzero(y == 1):
@@ -544,6 +556,9 @@ def learn_topic_rule(
         core = [example, *(u for u in core if u != example)]
     y = _agree_with_core(sample, y, core)
     resolver = UrlResolver().fit(sample, y)
+    if example is not None and not resolver.match(example):
+        # The example is the user's word: a shape too rare for the support step stays in.
+        resolver = UrlResolver(min_support=0.0).fit(sample, y)
     summaries = tuple(
         ClusterSummary(
             label=k,

@@ -21,7 +21,8 @@ whether it is a *literal* (a few words every topic URL shares: ``viewthread``, `
   never widened if that would admit a URL known *not* to be a topic page (label 0, e.g. a
   fetched page without posts).
 - **Pages.** An unlabelled URL that is a topic URL plus a page number (``&page=2``, ``/page-2``,
-  ``/2``) is a topic URL: paginated threads belong to their thread.
+  ``/2``) is a topic URL: paginated threads belong to their thread, also when the sample holds
+  only a later page of a thread that the rule accepts.
 
 The learned rule is plain JSON (:meth:`UrlResolver.to_dict`), meant to be read and edited.
 """
@@ -49,6 +50,7 @@ RULE_VERSION = 1
 WORD_TYPES = frozenset({"letters", "alnum", "text", "digits"})
 _DIGIT_RUN = re.compile(r"\d+")
 _PAGE_SEGMENT = re.compile(r"^(?:page|p|pg|post)?[-_]?\d+$", re.IGNORECASE)
+_PAGE_WORD = re.compile(r"^(?:page|p|pg)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -292,17 +294,38 @@ def _anchors(slot: SlotRule) -> bool:
     return any(b.values is not None and "" not in b.values for b in slot.blocks)
 
 
-def _page_base(split: SplitUrl) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
-    """``split`` without trailing page numbers: query parameters with a number as value, and
-    path segments like ``2``, ``page-2``, ``p2``, ``post-7`` (a post's permalink shows its thread
-    page; an empty last segment, a trailing ``/``, is ignored too)."""
+def _form(split: SplitUrl) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    """The blocks of a split URL, without a trailing empty path segment (``/a/`` = ``/a``)."""
     path = [s.blocks for s in split.path]
-    query = [s.blocks for s in split.query]
+    if path and path[-1] == ("",):
+        path.pop()
+    return tuple(path), tuple(s.blocks for s in split.query)
+
+
+def _split_of(form: tuple[tuple[tuple[str, ...], ...], ...]) -> SplitUrl:
+    """A :class:`SplitUrl` with these blocks (separators do not matter for matching)."""
+    path, query = form
+    return SplitUrl(
+        path=tuple(Segment(blocks=b, seps=("/",) + ("-",) * (len(b) - 1)) for b in path),
+        query=tuple(Segment(blocks=b, seps=("&",) + ("=",) * (len(b) - 1)) for b in query),
+    )
+
+
+def _page_bases(split: SplitUrl) -> list[tuple[tuple[tuple[str, ...], ...], ...]]:
+    """The forms of ``split`` with one, two … trailing page numbers taken off: query parameters
+    with a number as value, and path segments like ``2``, ``page-2``, ``p2``, ``page/2``,
+    ``post-7`` (a post's permalink shows its thread page)."""
+    path, query = (list(part) for part in _form(split))
+    bases = []
     while query and len(query[-1]) >= 2 and query[-1][-1].isdigit():
         query.pop()
-    while path and (path[-1] == ("",) or _PAGE_SEGMENT.match("-".join(path[-1]))):
+        bases.append((tuple(path), tuple(query)))
+    while not query and path and _PAGE_SEGMENT.match("-".join(path[-1])):
         path.pop()
-    return tuple(path), tuple(query)
+        if path and _PAGE_WORD.match("-".join(path[-1])):
+            path.pop()  # /page/2
+        bases.append((tuple(path), ()))
+    return bases
 
 
 class UrlResolver(BaseEstimator):
@@ -427,20 +450,34 @@ class UrlResolver(BaseEstimator):
         self.widened_: list[str] = []
         if self.min_variants:
             rule, positive = self._siblings(site, rule, splits, y, positive)
+        if self.paginate:
+            # Pages 2, 3 … of threads whose first page the sample does not hold.
+            pages = np.array(
+                [
+                    y[i] == -1 and not positive[i] and not rule.match_split(s)
+                    and any(rule.match_split(_split_of(b)) for b in _page_bases(s))
+                    for i, s in enumerate(splits)
+                ],
+                dtype=bool,
+            )
+            if pages.any():
+                positive = positive | pages
+                rule = self._induce(site, [splits[i] for i in np.flatnonzero(positive)], prune=False)
+                rule, positive = self._exclude(site, rule, splits, y, positive)
         self.rule_ = rule
         self.n_topic_ = int(positive.sum())
         return self
 
     def _paginate(self, splits: Sequence[SplitUrl], y: np.ndarray) -> np.ndarray:
-        bases = {_page_base(splits[i]) for i in np.flatnonzero(y == 1)}
+        topics = {_form(splits[i]) for i in np.flatnonzero(y == 1)}
         out = y.copy()
         for i in np.flatnonzero(y == -1):
-            if _page_base(splits[i]) in bases:
+            if any(form in topics for form in _page_bases(splits[i])):
                 out[i] = 1
         return out
 
     def _min_count(self, n: int) -> int:
-        if n < 10:
+        if n < 10 or not self.min_support:
             return 1
         return max(2, math.ceil(float(self.min_support) * n))
 
@@ -579,7 +616,7 @@ class UrlResolver(BaseEstimator):
         y: np.ndarray,
         positive: np.ndarray,
     ) -> tuple[UrlRule, np.ndarray]:
-        """Widen literal slots whose value varies among URLs that match everywhere else.
+        """Widen slots whose value varies among URLs that match everywhere else.
 
         Only where a later slot still requires a word (``topic`` in
         ``/forum/<board>/topic/<title>/``): without one, nothing after the varying word says the
@@ -606,7 +643,9 @@ class UrlResolver(BaseEstimator):
             misses = (~ok).sum(axis=1)
             for col, key in enumerate(keys):
                 slot = slot_of.get(key)
-                if slot is None or all(b.values is None for b in slot.blocks):
+                # A slot can widen in its words (literals) or in its length (a fixed number of
+                # typed blocks: one board's ``<letters>-<text>-<digits>`` beside longer names).
+                if slot is None or (all(b.values is None for b in slot.blocks) and slot.more):
                     continue
                 if not any(_anchors(other) for k, other in slot_of.items() if _after(k, key)):
                     continue

@@ -1,0 +1,225 @@
+"""Choosing the topic cluster (seed 003 §3.1.4) from page evidence or an example URL."""
+
+from __future__ import annotations
+
+import urllib.parse
+import urllib.request
+from collections import deque
+
+import numpy as np
+import pytest
+
+from forumcrawl.document import Document, DocumentError
+from forumcrawl.extractors.topic import PageEvidence, learn_topic_rule, page_evidence
+
+SITE = "http://forum.example"
+TEXT = (
+    "I replaced the power supply last week and the machine still restarts at random, usually "
+    "when the graphics card is under load. Has anyone seen this with the same board? "
+)
+
+
+def thread_html(tid: int, page: int = 1, posts: int = 6) -> str:
+    blocks = "".join(
+        f'<div class="post" id="p{tid}{i}"><div class="author"><a href="/member/{i}/">user{i}</a>'
+        f'</div><span class="date">2024-03-0{1 + i % 9} 14:0{i % 10}</span>'
+        f'<div class="body">{TEXT * (1 + i % 2)}</div><a href="#p{tid}{i}">#{i + 1}</a></div>'
+        for i in range(posts)
+    )
+    nav = f'<a href="/thread/{tid}/page/{page + 1}/">next</a>'
+    return f"<html><head><title>Thread {tid}</title></head><body><h1>Thread {tid}</h1>{nav}{blocks}</body></html>"
+
+
+def board_html(fid: int) -> str:
+    rows = "".join(
+        f'<tr class="{"odd" if i % 2 else "even"}"><td><a href="/thread/{fid * 100 + i}/">A thread '
+        f'title number {i}</a></td><td><a href="/member/{i}/">user{i}</a></td><td>{i * 3}</td></tr>'
+        for i in range(15)
+    )
+    return f"<html><body><h1>Board {fid}</h1><table>{rows}</table></body></html>"
+
+
+def member_posts_html(uid: int) -> str:
+    blocks = "".join(
+        f'<div class="post"><h3><a href="/thread/{700 + i}/">Re: what is a good power supply for '
+        f'this board</a></h3><span class="date">2024-02-0{1 + i} 10:00</span><div>{TEXT}</div></div>'
+        for i in range(6)
+    )
+    return f"<html><body><h1>Posts of user{uid}</h1>{blocks}</body></html>"
+
+
+def profile_html(uid: int) -> str:
+    return f"<html><body><h1>user{uid}</h1><p>Joined 2020. Posts: 12.</p><p>Location: here</p></body></html>"
+
+
+def doc(url: str, html: str) -> Document:
+    return Document.from_text(html, url)
+
+
+def synthetic_site() -> tuple[list[str], dict[str, Document], list[str], list[str]]:
+    """URLs of a small forum, some fetched pages, and the truth (topic and other URLs)."""
+    threads = [f"{SITE}/thread/{t}/" for t in range(100, 130)]
+    thread_pages = [f"{SITE}/thread/{t}/page/2/" for t in range(100, 110)]
+    boards = [f"{SITE}/board/{f}/" for f in range(1, 6)]
+    members = [f"{SITE}/member/{u}/" for u in range(1, 25)]
+    member_posts = [f"{SITE}/member/{u}/posts/" for u in range(1, 13)]
+    misc = [f"{SITE}/", f"{SITE}/search/", f"{SITE}/login/"]
+    pages = {u: doc(u, thread_html(100 + i)) for i, u in enumerate(threads[:8])}
+    pages.update({u: doc(u, board_html(i + 1)) for i, u in enumerate(boards)})
+    pages.update({u: doc(u, member_posts_html(i + 1)) for i, u in enumerate(member_posts[:4])})
+    pages.update({u: doc(u, profile_html(i + 1)) for i, u in enumerate(members[:4])})
+    topic = threads + thread_pages
+    other = boards + members + member_posts + misc
+    return topic + other, pages, topic, other
+
+
+def test_page_evidence_ranks_threads_over_lists_and_profiles() -> None:
+    thread = page_evidence(doc(f"{SITE}/thread/1/", thread_html(1)))
+    board = page_evidence(doc(f"{SITE}/board/1/", board_html(1)))
+    listing = page_evidence(doc(f"{SITE}/member/1/posts/", member_posts_html(1)))
+    profile = page_evidence(doc(f"{SITE}/member/1/", profile_html(1)))
+    assert isinstance(thread, PageEvidence)
+    assert thread.score > 0.9
+    assert thread.n_posts == 6 and thread.time_fraction == 1.0 and thread.self_link_fraction == 1.0
+    assert board.n_posts == 0 and board.score == 0.0
+    assert listing.listing_fraction == 1.0 and listing.score == 0.0
+    assert profile.score < 0.3
+    assert "post-like" in thread.describe()
+
+
+def test_page_evidence_of_empty_and_cjk_pages() -> None:
+    assert page_evidence(doc(f"{SITE}/x", "")).score == 0.0
+    cjk = "".join(
+        f'<div class="floor"><a href="/u/{i}">用户{i}</a><em>发表于 2024-3-5 14:0{i}</em>'
+        f"<p>这个问题我也遇到过，换了电源以后还是会随机重启，显卡满载的时候特别明显。</p></div>"
+        for i in range(4)
+    )
+    evidence = page_evidence(doc(f"{SITE}/thread-1-1-1.html", f"<html><body>{cjk}</body></html>"))
+    assert evidence.n_posts == 4 and evidence.score > 0.7
+
+
+def test_automatic_choice_from_page_evidence() -> None:
+    urls, pages, topic, other = synthetic_site()
+    found = learn_topic_rule(urls, pages)
+    assert found.resolver.predict(topic).all(), found.reason
+    assert not found.resolver.predict(other).any(), found.reason
+    assert str(found.resolver) == "/thread/<digits>[/page][/<digits>][/]"
+    assert found.site == "forum.example"
+    # Why: the scores per cluster are in the result and in the reason.
+    chosen = [c for c in found.clusters if c.topic]
+    assert chosen and all(c.thread_pages >= 1 and c.evidence is not None for c in chosen)
+    assert all(not c.topic for c in found.clusters if c.examples[0].startswith(f"{SITE}/member/"))
+    assert "best page evidence" in found.reason and "thread pages" in found.reason
+    assert found.labels.shape == (len(found.urls),)
+
+
+def test_example_picks_its_cluster_without_pages() -> None:
+    urls, _, topic, other = synthetic_site()
+    found = learn_topic_rule(urls, topic_example=f"{SITE}/thread/105/")
+    assert found.resolver.predict(topic).all()
+    assert not found.resolver.predict(other).any()
+    assert "example" in found.reason
+
+
+def test_example_outside_the_url_list_is_added() -> None:
+    urls, _, topic, _ = synthetic_site()
+    found = learn_topic_rule(urls[30:], topic_example=f"{SITE}/thread/999/")
+    assert f"{SITE}/thread/999/" in found.urls
+    assert found.resolver.match(f"{SITE}/thread/999/")
+    assert found.resolver.match(f"{SITE}/thread/12345/page/3/")
+
+
+def test_without_pages_or_example_there_is_no_choice() -> None:
+    urls, _, _, _ = synthetic_site()
+    with pytest.raises(ValueError, match="topic_example"):
+        learn_topic_rule(urls)
+    board_only = {u: doc(u, board_html(1)) for u in urls if "/board/" in u}
+    with pytest.raises(ValueError, match="looks like a thread"):
+        learn_topic_rule(urls, board_only)
+
+
+def test_bad_input() -> None:
+    urls, pages, _, _ = synthetic_site()
+    with pytest.raises(ValueError, match="URL"):
+        learn_topic_rule(urls, pages, topic_example="not a url")
+    with pytest.raises(ValueError, match="no http"):
+        learn_topic_rule(["mailto:a@b.c", "ftp://x/y"])
+    with pytest.raises(TypeError):
+        learn_topic_rule([b"http://forum.example/"])  # type: ignore[list-item]
+
+
+def test_other_sites_and_junk_are_left_out() -> None:
+    urls, pages, topic, _ = synthetic_site()
+    noisy = [*urls, "http://elsewhere.example/thread/1/", "javascript:void(0)", " "]
+    found = learn_topic_rule(noisy, pages)
+    assert "elsewhere" not in " ".join(found.urls)
+    assert "1 of other sites" in found.reason
+    assert found.resolver.predict(topic).all()
+
+
+def test_sample_size_and_determinism() -> None:
+    urls, pages, topic, other = synthetic_site()
+    first = learn_topic_rule(urls, pages, sample_size=40, random_state=3)
+    again = learn_topic_rule(urls, pages, sample_size=40, random_state=3)
+    assert len(first.urls) == 40
+    assert all(u in first.urls for u in pages)  # pages are always clustered
+    assert first.resolver.to_dict() == again.resolver.to_dict()
+    assert (first.labels == again.labels).all()
+
+
+def test_decision_graph_of_the_clustering(tmp_path) -> None:  # noqa: ANN001
+    pytest.importorskip("matplotlib")
+    urls, pages, _, _ = synthetic_site()
+    found = learn_topic_rule(urls, pages)
+    graph = found.clustering.decision_graph()
+    assert graph["is_center"].sum() == len(found.clusters)
+    assert found.clustering.plot_decision_graph(tmp_path / "g.png").stat().st_size > 0
+    assert np.isfinite(graph["rho"]).all()
+
+
+# -- the local mock forum, every markup family ------------------------------------------------
+
+
+def _crawl(start: str, limit: int = 400) -> tuple[list[str], dict[str, Document]]:
+    host = urllib.parse.urlsplit(start).netloc
+    seen = {start: None}
+    queue = deque([start])
+    pages: dict[str, Document] = {}
+    while queue and len(pages) < limit:
+        url = queue.popleft()
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 (127.0.0.1)
+                document = Document.from_bytes(response.read(), url, response.headers.get("Content-Type"))
+        except (OSError, DocumentError):
+            continue
+        pages[url] = document
+        for a in document.tree.iter("a") if document.tree is not None else ():
+            href = (a.get("href") or "").strip()
+            if not href or href.startswith(("javascript:", "mailto:")):
+                continue
+            link = urllib.parse.urldefrag(urllib.parse.urljoin(url, href))[0]
+            if urllib.parse.urlsplit(link).netloc == host and link not in seen:
+                seen[link] = None
+                queue.append(link)
+    return list(seen), pages
+
+
+@pytest.mark.parametrize("family", ["discuz", "phpbb", "static"])
+def test_mock_forum_families(family: str) -> None:
+    mockforum = pytest.importorskip("forumcrawl.mockforum")
+    with mockforum.serve(family, preset="small") as server:
+        truth = server.truth
+        urls, pages = _crawl(server.url)
+        found = learn_topic_rule(urls, pages)
+        every = sorted(set(urls) | set(truth.topic_urls) | set(truth.non_topic_urls))
+        # A link to a thread that answers 404 looks like any thread link: not scored.
+        served = [u for u in every if truth.broken.get(u) != "not-found"]
+        predicted = found.resolver.predict(served)
+        actual = np.array([truth.is_topic(u) for u in served])
+        tp = int((predicted & actual).sum())
+        precision = tp / max(1, int(predicted.sum()))
+        recall = tp / max(1, int(actual.sum()))
+        f = 2 * precision * recall / (precision + recall)
+        assert f >= 0.98, (family, precision, recall, str(found.resolver), found.reason)
+        paginated = [u for u in truth.topic_urls if u in served and "page" in u or "start=" in u]
+        assert found.resolver.predict(paginated).all()
