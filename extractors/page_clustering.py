@@ -38,9 +38,12 @@ __all__ = [
 ]
 
 
-def page_trees(documents: Sequence[Any]) -> list[TagNode]:
+def page_trees(documents: Sequence[Any], *, classes: bool = False) -> list[TagNode]:
     """Cleaned tag trees with repeated sibling groups collapsed (seed 002 §2), one per page."""
-    return [collapse_repeats(d if isinstance(d, TagNode) else tag_tree(d)) for d in documents]
+    return [
+        collapse_repeats(d if isinstance(d, TagNode) else tag_tree(d, classes=classes))
+        for d in documents
+    ]
 
 
 def similarity_matrix(trees: Sequence[TagNode], *, method: str = "auto") -> NDArray[np.float64]:

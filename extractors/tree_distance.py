@@ -102,57 +102,70 @@ class TagNode:
         return f"TagNode({self.label!r}, size={self.size})"
 
 
-def tag_tree(source: Document | HtmlElement) -> TagNode:
+def tag_tree(source: Document | HtmlElement, *, classes: bool = False) -> TagNode:
     """The cleaned tag tree of a page or element: no comments, scripts, styles or text.
 
+    With ``classes``, a label is the tag plus its sorted class tokens (``div.content``), tokens
+    with digits left out (``bg1``/``bg2`` alternate between posts). Seed 001 compares bare tags;
+    class labels make template alignment put a post body on a post body, not on a signature.
     Raises ``ValueError`` for a document that did not parse.
     """
     root = getattr(source, "tree", source)
     if root is None:
         raise ValueError("document has no parsed tree")
-    return _build(root)
+    return _build(root, classes)
 
 
-def _build(element: HtmlElement) -> TagNode:
+def _label(element: HtmlElement, classes: bool) -> str:
+    tag = element.tag.lower()
+    if not classes:
+        return tag
+    tokens = sorted({t for t in (element.get("class") or "").split() if not any(c.isdigit() for c in t)})
+    return ".".join([tag, *tokens])
+
+
+def _build(element: HtmlElement, classes: bool) -> TagNode:
     children = [
-        _build(child)
+        _build(child, classes)
         for child in element
         if isinstance(child.tag, str) and child.tag not in SKIP_TAGS
     ]
-    tag = element.tag if isinstance(element.tag, str) else str(element.tag)
-    return TagNode(tag.lower(), children, element)
+    return TagNode(_label(element, classes), children, element)
 
 
 def collapse_repeats(root: TagNode, *, min_similarity: float = REPEAT_SIMILARITY) -> TagNode:
-    """A copy of ``root`` where each run of similar adjacent siblings is one node.
+    """A copy of ``root`` where each run of similar siblings is one node.
 
     Seed 002 §2 treats a repeated tag group (posts, replies, list rows) as one minimal repeated
     structure: a thread page with 3 posts and one with 20 then have nearly the same tree. A run
-    is adjacent siblings with the same label whose restricted similarity to the run's first
-    member is at least ``min_similarity``; the run becomes its largest member, and ``members``
-    lists all of them in order. Collapsing works bottom-up, so runs inside runs collapse too.
+    is siblings with the same label whose restricted similarity to the run's first member is at
+    least ``min_similarity``; other siblings may sit between members (phpBB's ``hr`` dividers,
+    an ad block after the first post). The run becomes its largest member, placed where the run
+    starts, and ``members`` lists all of them in order. Collapsing works bottom-up, so runs
+    inside runs collapse too. Leaves never form runs.
     """
     children = [collapse_repeats(c, min_similarity=min_similarity) for c in root.children]
     grouped: list[list[TagNode]] = []
+    latest: dict[str, list[TagNode]] = {}
     for child in children:
-        run = grouped[-1] if grouped else None
+        run = latest.get(child.label)
         if (
             run is not None
-            and run[0].label == child.label
             and (child.children or run[0].children)
             and tree_similarity(run[0], child, method="stm") >= min_similarity
         ):
             run.append(child)
         else:
-            grouped.append([child])
+            run = [child]
+            grouped.append(run)
+            latest[child.label] = run
     kept: list[TagNode] = []
     for run in grouped:
         head = max(run, key=lambda n: n.size)
         if len(run) > 1:
             head.members = [m for r in run for m in r.members]
         kept.append(head)
-    node = TagNode(root.label, kept, root.element)
-    return node
+    return TagNode(root.label, kept, root.element)
 
 
 def tree(label: str, *children: TagNode) -> TagNode:
