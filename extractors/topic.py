@@ -38,6 +38,7 @@ __all__ = [
     "ClusterSummary",
     "PageEvidence",
     "TopicRuleResult",
+    "cluster_pattern",
     "learn_topic_rule",
     "page_evidence",
 ]
@@ -388,8 +389,9 @@ def _depth(url: str) -> int:
     return max((k + 1 for k, s in enumerate(segments) if any(s.blocks)), default=0)
 
 
-def _cluster_pattern(urls: list[str]) -> str:
-    """The pattern of a rule fitted on one cluster alone (no siblings, no pages step)."""
+def cluster_pattern(urls: Sequence[str]) -> str:
+    """The pattern of a rule fitted on one cluster alone (no siblings, no pages step), to show
+    what a cluster holds."""
     return str(UrlResolver(min_variants=0, paginate=False).fit(urls, np.ones(len(urls), dtype=int)))
 
 
@@ -567,7 +569,7 @@ def learn_topic_rule(
             thread_pages=st.threads,
             evidence=None if st.score is None else round(st.score, 3),
             topic=k in topic,
-            pattern=_cluster_pattern([sample[i] for i in members[k]]),
+            pattern=cluster_pattern([sample[i] for i in members[k]]),
             examples=tuple(sample[i] for i in members[k][:3]),
         )
         for k, st in enumerate(stats)

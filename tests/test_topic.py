@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import urllib.parse
 import urllib.request
 from collections import deque
@@ -223,3 +224,70 @@ def test_mock_forum_families(family: str) -> None:
         assert f >= 0.98, (family, precision, recall, str(found.resolver), found.reason)
         paginated = [u for u in truth.topic_urls if u in served and "page" in u or "start=" in u]
         assert found.resolver.predict(paginated).all()
+
+
+# -- forumcrawl urls ----------------------------------------------------------------------------
+
+
+def test_urls_command_with_an_example(tmp_path, capsys) -> None:  # noqa: ANN001
+    pytest.importorskip("matplotlib")
+    from forumcrawl.cli import main
+    from forumcrawl.extractors.url_rules import UrlResolver
+
+    urls, _, topic, other = synthetic_site()
+    listing = tmp_path / "urls.txt"
+    listing.write_text("# a comment\n\n" + "\n".join(urls) + "\nnot a url\n", encoding="utf-8")
+    rule, png = tmp_path / "rule.json", tmp_path / "graph.png"
+    status = main(["urls", str(listing), "--topic-example", topic[0], "--save", str(rule),
+                   "--plot", str(png)])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "topic rule: /thread/<digits>" in out
+    assert f"topic URLs in {listing}: {len(topic)} of {len(urls)}" in out
+    assert "why: the example" in out
+    saved = UrlResolver.from_dict(json.loads(rule.read_text(encoding="utf-8")))
+    assert saved.predict(topic).all() and not saved.predict(other).any()
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_urls_command_without_evidence_shows_clusters(tmp_path, capsys) -> None:  # noqa: ANN001
+    from forumcrawl.cli import main
+
+    urls, _, _, _ = synthetic_site()
+    listing = tmp_path / "urls.txt"
+    listing.write_text("\n".join(urls), encoding="utf-8")
+    assert main(["urls", str(listing)]) == 0
+    out = capsys.readouterr().out
+    assert "clusters (KNN-DPC" in out and "/member/<digits>" in out
+    assert "no topic rule" in out and "--fetch" in out
+
+
+def test_urls_command_user_errors(tmp_path, capsys) -> None:  # noqa: ANN001
+    from forumcrawl.cli import main
+
+    with pytest.raises(SystemExit) as missing:
+        main(["urls", str(tmp_path / "nope.txt")])
+    assert missing.value.code == 2
+    empty = tmp_path / "empty.txt"
+    empty.write_text("mailto:a@b.c\n", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["urls", str(empty)])
+    listing = tmp_path / "urls.txt"
+    listing.write_text("http://forum.example/a\n", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["urls", str(listing), "--topic-example", "not a url"])
+    assert "error" in capsys.readouterr().err
+
+
+def test_urls_command_fetches_evidence_from_the_mock_forum(tmp_path, capsys) -> None:  # noqa: ANN001
+    mockforum = pytest.importorskip("forumcrawl.mockforum")
+    from forumcrawl.cli import main
+
+    with mockforum.serve("phpbb", preset="small") as server:
+        urls, _ = _crawl(server.url, limit=60)
+        listing = tmp_path / "urls.txt"
+        listing.write_text("\n".join(urls), encoding="utf-8")
+        assert main(["urls", str(listing), "--fetch", "40", "--examples", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "topic rule: /viewtopic.php?" in out
+    assert "best page evidence" in out
