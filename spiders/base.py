@@ -27,6 +27,7 @@ from twisted.internet.threads import deferToThread
 
 from forumcrawl.document import Document, DocumentError, site_of
 from forumcrawl.extractors.fields import page_links
+from forumcrawl.extractors.links import LinkRecord, link_records
 from forumcrawl.learning import SiteLearner
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
 from forumcrawl.sitemodel import FileRuleStore, SiteModel
@@ -114,12 +115,25 @@ class SiteSpider(scrapy.Spider):
             return None
 
     def follow_links(self, doc: Document, links: list[str], model: SiteModel | None) -> Iterator[scrapy.Request]:
-        """Requests for the page's links that stay on the start sites, thread pages first."""
+        """Requests for the page's links that stay on the start sites, thread pages first.
+
+        Each request carries its link's record (anchor text, tag path) in
+        ``meta["forumcrawl_link"]`` for the LinkScoringMiddleware; a URL linked several times
+        keeps the record with the longest anchor text.
+        """
+        records: dict[str, LinkRecord] = {}
+        for record in link_records(doc):
+            kept = records.get(record.href)
+            if kept is None or len(record.text) > len(kept.text):
+                records[record.href] = record
         for url in links:
             if site_of(url) not in self.sites or urlsplit(url).path.lower().endswith(_IGNORED_SUFFIXES):
                 continue
             topic = self.learner.is_topic(model, url) if self.learner and model else None
-            yield scrapy.Request(url, callback=self.parse, priority=TOPIC_PRIORITY if topic else 0)
+            meta = {"forumcrawl_link": records[url].to_dict()} if url in records else None
+            yield scrapy.Request(
+                url, callback=self.parse, priority=TOPIC_PRIORITY if topic else 0, meta=meta
+            )
 
     def make_item(self, doc: Document, extraction: Extraction, now: datetime) -> Any:
         """The item for a content page; subclasses choose its type."""

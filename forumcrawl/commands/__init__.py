@@ -4,4 +4,4 @@ Each module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args
 list below fixes their order in ``forumcrawl --help``.
 """
 
-COMMANDS = ("demo", "extract", "eval", "blocks", "urls", "train")
+COMMANDS = ("demo", "extract", "eval", "blocks", "urls", "train", "links", "push")

@@ -1,0 +1,89 @@
+"""Spider middlewares of forumcrawl."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import NotConfigured
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+
+from forumcrawl.document import site_of
+from forumcrawl.extractors.links import LinkRecord, load_link_model
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from sklearn.pipeline import Pipeline
+    from typing_extensions import Self
+
+__all__ = ["LINK_PRIORITY", "LinkScoringMiddleware"]
+
+logger = logging.getLogger(__name__)
+
+#: Priority added to a request whose link has probability 1 of being an information link; the
+#: same scale as the spider's boost of thread pages once the site's topic rule is known.
+LINK_PRIORITY = 10
+
+
+class LinkScoringMiddleware(BaseSpiderMiddleware):
+    """Steers the crawl of a site before its topic-URL rule is learned (seed 002 §1).
+
+    Each followed link carries its :class:`~forumcrawl.extractors.links.LinkRecord` in
+    ``request.meta["forumcrawl_link"]`` (set by the spider). Until the site's USC rule exists, the
+    link classifier's probability raises the request's priority (up to :data:`LINK_PRIORITY`),
+    is stored in ``meta["forumcrawl_link_probability"]``, and links below the threshold are
+    dropped. Once the rule exists the resolver decides (the spider boosts thread pages) and the
+    request passes unchanged. Requests without a link record pass unchanged.
+
+    Settings: FORUMCRAWL_LINK_SCORING_ENABLED (NotConfigured when false), FORUMCRAWL_LINK_MODEL
+    (path of a ``links.json``; empty: the shipped model), FORUMCRAWL_LINK_MIN_PROBABILITY (0:
+    keep every link). Stats: ``forumcrawl/link/kept``, ``forumcrawl/link/dropped`` (scored
+    links) and ``forumcrawl/link/by_rule`` (left to the site's rule).
+    """
+
+    def __init__(self, crawler: Crawler, model: Pipeline, min_probability: float = 0.0) -> None:
+        super().__init__(crawler)
+        self.model = model
+        self.min_probability = min_probability
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        if not settings.getbool("FORUMCRAWL_LINK_SCORING_ENABLED", True):
+            raise NotConfigured("FORUMCRAWL_LINK_SCORING_ENABLED is false")
+        min_probability = settings.getfloat("FORUMCRAWL_LINK_MIN_PROBABILITY", 0.0)
+        if not 0.0 <= min_probability <= 1.0:
+            raise NotConfigured(
+                f"FORUMCRAWL_LINK_MIN_PROBABILITY must be in [0, 1], got {min_probability}"
+            )
+        try:
+            model = load_link_model(settings.get("FORUMCRAWL_LINK_MODEL") or None)
+        except (OSError, ValueError, KeyError) as exc:
+            raise NotConfigured(f"cannot load the link model: {exc}") from exc
+        return cls(crawler, model, min_probability)
+
+    def _rule_known(self, url: str) -> bool:
+        learner: Any = getattr(self.crawler.spider, "learner", None)
+        return learner is not None and learner.model(site_of(url)) is not None
+
+    def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
+        link = request.meta.get("forumcrawl_link")
+        if link is None:
+            return request
+        assert self.crawler.stats is not None
+        if self._rule_known(request.url):
+            self.crawler.stats.inc_value("forumcrawl/link/by_rule")
+            return request
+        probability = float(self.model.predict_proba([LinkRecord.from_dict(link)])[0, 1])
+        request.meta["forumcrawl_link_probability"] = probability
+        if probability < self.min_probability:
+            self.crawler.stats.inc_value("forumcrawl/link/dropped")
+            logger.debug(
+                "dropped %s (p=%.2f)", request.url, probability, extra={"spider": self.crawler.spider}
+            )
+            return None
+        self.crawler.stats.inc_value("forumcrawl/link/kept")
+        request.priority += round(probability * LINK_PRIORITY)
+        return request

@@ -1,0 +1,168 @@
+"""Link pre-classification (seed 002 §1): features, the shipped model, the CLI, the middleware."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.test import get_crawler
+
+from forumcrawl.commands import links as links_command
+from forumcrawl.document import Document
+from forumcrawl.extractors.links import (
+    FEATURE_NAMES,
+    LinkFeaturizer,
+    LinkRecord,
+    link_records,
+    load_link_model,
+    make_link_classifier,
+    model_from_dict,
+    model_to_dict,
+    path_similarity,
+    text_width,
+)
+from forumcrawl.middlewares import LinkScoringMiddleware
+from forumcrawl.mockforum import FAMILIES
+from tests.conftest import run_crawl
+
+PAGE = """<html><head><title>t</title></head><body>
+<div><a href="/index">Home</a></div>
+<ul>
+<li><a href="/viewtopic.php?t=1" title="first">新闻联播的第一个帖子标题</a></li>
+<li><a href="/viewtopic.php?t=2">Second topic</a></li>
+<li><a href="/viewtopic.php?t=3">Third topic</a></li>
+</ul>
+<a href="javascript:void(0)">not a link</a>
+</body></html>"""
+BASE = "http://127.0.0.1:9/board/"
+
+
+def _records() -> list[LinkRecord]:
+    return link_records(Document.from_text(PAGE, BASE))
+
+
+def test_records_and_tag_paths() -> None:
+    records = _records()
+    assert [r.href for r in records] == [
+        "http://127.0.0.1:9/index",
+        "http://127.0.0.1:9/viewtopic.php?t=1",
+        "http://127.0.0.1:9/viewtopic.php?t=2",
+        "http://127.0.0.1:9/viewtopic.php?t=3",
+    ]
+    assert records[0].tag_path == ("html", "body", "div", "a")
+    assert records[1].tag_path == ("html", "body", "ul", "li", "a")
+    assert [r.position for r in records] == [1, 2, 3, 4]
+    assert records[1].title == "first" and records[2].title == ""
+    assert [r.group_size for r in records] == [1, 3, 3, 3]
+
+
+def test_path_similarity_by_hand() -> None:
+    # The lone <div><a> (position 1) against the largest group <ul><li><a> (positions 2, 3, 4),
+    # 4 leaves, so pn = 3:
+    #   st = clen / max(len) = 2 / 5                                           (formula 4)
+    #   md: 1 → {2,3,4} = 1; {2,3,4} → 1 = 1 + 2 + 3; |m − g| = 2
+    #   sp = 1 − (1/3 + 6/3 + 2) / (2·3) = 5/18                                 (formulas 5–7)
+    st, sp = 2 / 5, 5 / 18
+    record = _records()[0]
+    assert record.st == pytest.approx(st)
+    assert record.sp == pytest.approx(sp)
+    assert path_similarity(
+        record.tag_path, [1], ("html", "body", "ul", "li", "a"), [2, 3, 4], 4, w=0.3
+    ) == pytest.approx(0.3 * st + 0.7 * sp)
+    features = LinkFeaturizer(w=0.5).fit([])
+    column = list(FEATURE_NAMES).index("path_similarity")
+    similarity = features.transform(_records())[:, column]
+    assert similarity == pytest.approx([0.5 * st + 0.5 * sp, 1, 1, 1])
+
+
+def test_url_and_text_features() -> None:
+    X = LinkFeaturizer().fit([]).transform(_records())
+    row = dict(zip(FEATURE_NAMES, X[1]))
+    assert row["same_site"] == 1 and row["url_keyword"] == 1 and row["url_action"] == 0
+    assert row["query_params"] == 1 and row["numeric_id"] == 1 and row["has_title"] == 1
+    assert row["anchor_length"] == pytest.approx(np.log1p(24))  # 12 Chinese characters, width 2
+    assert dict(zip(FEATURE_NAMES, X[0]))["url_keyword"] == 0
+    assert text_width("天涯杂谈") == 8
+    assert LinkFeaturizer(structural=False).fit([]).transform(_records()).shape == (4, 9)
+
+
+def test_featurizer_validates_in_fit() -> None:
+    with pytest.raises(ValueError, match="w must be"):
+        LinkFeaturizer(w=2).fit([])
+
+
+def test_record_round_trips_through_meta() -> None:
+    record = _records()[2]
+    assert LinkRecord.from_dict(json.loads(json.dumps(record.to_dict()))) == record
+
+
+def _fetch(url: str) -> Document:
+    with urllib.request.urlopen(url) as response:
+        return Document.from_bytes(response.read(), url, response.headers["Content-Type"])
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_shipped_model_ranks_topic_links_first(forum_servers, family: str) -> None:
+    server = forum_servers[family]
+    board = next(u for u in server.truth.non_topic_urls if re.search(r"forumdisplay|viewforum|forum-\d", u))
+    records = link_records(_fetch(board))
+    probabilities = load_link_model().predict_proba(records)[:, 1]
+    topic = [p for p, r in zip(probabilities, records) if server.truth.is_topic(r.href)]
+    navigation = [
+        p
+        for p, r in zip(probabilities, records)
+        if re.search(r"login|register|profile|space|member", r.href)
+    ]
+    assert topic and navigation
+    assert min(topic) > max(navigation)
+
+
+def test_model_round_trips_as_data() -> None:
+    records = _records() * 3
+    labels = np.array([0, 1, 1, 1] * 3)
+    model = make_link_classifier().fit(records, labels)
+    reloaded = model_from_dict(json.loads(json.dumps(model_to_dict(model))))
+    assert np.allclose(reloaded.predict_proba(records), model.predict_proba(records))
+
+
+def test_cli_on_saved_file(tmp_path: Path, capsys) -> None:
+    page = tmp_path / "board.html"
+    page.write_text(PAGE, "utf-8")
+    parser = argparse.ArgumentParser()
+    links_command.add_arguments(parser)
+    assert links_command.run(parser.parse_args([str(page), "--base-url", BASE, "--sort"])) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{page}: 4 links")
+    assert "http://127.0.0.1:9/viewtopic.php?t=1" in out[1]
+    assert "path_similarity=" in out[1] and "anchor_length=" in out[1]
+    assert float(out[1].split()[0]) > float(out[-1].split()[0])
+    assert out[-1].split()[2] == "http://127.0.0.1:9/index"
+
+
+def test_middleware_not_configured_when_disabled() -> None:
+    crawler = get_crawler(settings_dict={"FORUMCRAWL_LINK_SCORING_ENABLED": False})
+    with pytest.raises(NotConfigured):
+        LinkScoringMiddleware.from_crawler(crawler)
+
+
+def test_middleware_in_a_real_crawl(forum_servers, tmp_path: Path) -> None:
+    server = forum_servers["phpbb"]
+    result = run_crawl(
+        tmp_path,
+        [server.url],
+        settings={
+            "SPIDER_MIDDLEWARES": {"forumcrawl.middlewares.LinkScoringMiddleware": 600},
+            "FORUMCRAWL_LINK_MIN_PROBABILITY": 0.1,
+        },
+    )
+    stats = result.stats
+    assert stats.get("forumcrawl/link/kept", 0) > 0
+    assert stats.get("forumcrawl/link/dropped", 0) > 0
+    assert stats.get("forumcrawl/link/by_rule", 0) > 0  # after USC, the resolver decides
+    assert "Traceback" not in result.log  # (the one ERROR is the mock forum's deliberate 500)
