@@ -73,18 +73,24 @@ def gamma_knee(gamma: np.ndarray, n_peaks: int | None = None) -> int:
     return int(np.argmax(drops)) + 1
 
 
-def _neighbors(distances: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the ``k`` nearest other points of each row, nearest first (ties by index)."""
+def _neighbors(distances: np.ndarray, k: int, chunk: int = 512) -> np.ndarray:
+    """Indices of the ``k`` nearest other points of each row, nearest first (ties by index).
+
+    Rows are handled a block at a time, so no copy of the whole matrix is made.
+    """
     n = distances.shape[0]
-    masked = distances.copy()
-    np.fill_diagonal(masked, np.inf)
-    if k < n - 1:
-        part = np.argpartition(masked, k - 1, axis=1)[:, :k]
-    else:
-        part = np.tile(np.arange(n), (n, 1))[~np.eye(n, dtype=bool)].reshape(n, n - 1)
-    rows = np.arange(n)[:, None]
-    order = np.lexsort((part, masked[rows, part]), axis=1)
-    return part[rows, order]
+    out = np.empty((n, k), dtype=np.intp)
+    for start in range(0, n, chunk):
+        stop = min(n, start + chunk)
+        block = distances[start:stop].copy()
+        block[np.arange(stop - start), np.arange(start, stop)] = np.inf
+        part = np.argpartition(block, k - 1, axis=1)[:, :k] if k < n - 1 else (
+            np.argsort(block, axis=1, kind="stable")[:, :k]
+        )
+        rows = np.arange(stop - start)[:, None]
+        order = np.lexsort((part, block[rows, part]), axis=1)
+        out[start:stop] = part[rows, order]
+    return out
 
 
 def knn_dpc(
@@ -129,10 +135,7 @@ def knn_dpc(
     # Denser first; equal densities are ordered by tighter neighbourhoods, then by index, so that
     # "denser than" is a strict total order and exactly one point has no denser point.
     rank = np.lexsort((np.arange(n), mean_knn, -rho))
-    delta = np.empty(n)
-    for p in range(1, n):
-        delta[rank[p]] = d[rank[p], rank[:p]].min()
-    delta[rank[0]] = d[rank[0]].max()
+    delta = _delta(d, rank)
     gamma = (rho / rho.max()) * (delta / delta.max() if delta.max() > 0 else delta)
     # A point whose nearest denser point lies within its K neighbours is not a peak of density.
     peaks = delta > knn_d[:, -1]
@@ -157,6 +160,23 @@ def knn_dpc(
     return DensityPeaks(
         labels=labels, rho=rho, delta=delta, gamma=gamma, centers=centers, neighbors=knn
     )
+
+
+def _delta(d: np.ndarray, rank: np.ndarray, chunk: int = 512) -> np.ndarray:
+    """Formula 6 for every point: the distance to the nearest point ranked denser; the densest
+    point gets its largest distance. Rows are taken a block at a time (``O(n²)`` work in numpy,
+    ``O(chunk·n)`` extra memory)."""
+    n = d.shape[0]
+    delta = np.empty(n)
+    for start in range(0, n, chunk):
+        stop = min(n, start + chunk)
+        block = d[np.ix_(rank[start:stop], rank[:stop])]
+        # Entry (p - start, q) may count only if q is ranked before p.
+        later = np.arange(stop)[None, :] >= np.arange(start, stop)[:, None]
+        block[later] = np.inf
+        delta[rank[start:stop]] = block.min(axis=1)
+    delta[rank[0]] = d[rank[0]].max()
+    return delta
 
 
 def _bfs_assign(
