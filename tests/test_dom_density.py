@@ -1,0 +1,269 @@
+"""DOM density (seed 000): pruning and fusion, node properties, the NB value filter, WARC input
+and the Dask engine."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.feature_selection import mutual_info_classif
+
+from forumcrawl.document import Document
+from forumcrawl.extractors.dom_density import (
+    BlockFeaturizer,
+    DomDensityExtractor,
+    dom_stage_text,
+    node_blocks,
+    simplify_tree,
+)
+from forumcrawl.extractors.value_model import (
+    ValueModel,
+    information_gain,
+    load_value_model,
+    make_value_classifier,
+)
+from forumcrawl.offline import ExtractOptions, extract_bytes, extract_paths
+from forumcrawl.training.value import read_examples, train
+
+NOW = datetime(2024, 5, 1, tzinfo=timezone.utc)
+
+PRUNE_PAGE = """<html><head><title>T</title><style>p{}</style></head><body>
+<script>var x = 1;</script>
+<div id="main">
+  <p>First <b>bold</b> and <a href="/x">a link</a> tail.</p>
+  <p>Enough visible text to stay above the hidden-content fallback.</p>
+  <p style="display: none">hidden text</p>
+  <form action="/login"><input name="u"> Login here</form>
+  <!-- a comment -->
+  <div></div>
+  <my-widget>custom <i>content</i></my-widget>
+  <o:p>office junk</o:p>
+  <div><p>Inner block</p>outer text</div>
+</div>
+</body></html>"""
+
+
+def _doc(html: str) -> Document:
+    return Document.from_text(html, "http://example.com/t")
+
+
+def test_pruning_removes_head_script_style_hidden_form_comment_empty_and_namespaced() -> None:
+    tree = simplify_tree(_doc(PRUNE_PAGE))
+    text = "\n".join(n.text for n in tree.nodes)
+    for gone in ("var x", "hidden text", "Login here", "a comment", "office junk", "T\n"):
+        assert gone not in text
+    assert "custom content" in text  # a custom element is fused away, its content kept
+    assert all(n.subtree_chars for n in tree.nodes)  # rule 6: no empty block left
+
+
+def test_fusion_merges_inline_into_block_and_keeps_blocks_apart() -> None:
+    tree = simplify_tree(_doc(PRUNE_PAGE))
+    by_text = {n.text: n for n in tree.nodes}
+    first = by_text["First bold and a link tail."]
+    assert (first.tag, first.links, first.link_chars) == ("p", 1, len("alink"))
+    inner = by_text["Inner block"]
+    outer = tree.nodes[inner.parent]
+    assert outer.tag == "div" and outer.text == "outer text"  # blocks are never merged
+    assert [tree.nodes[i].text for i in outer.children] == ["Inner block"]
+
+
+def test_fusion_rate_is_share_of_elements_removed() -> None:
+    doc = _doc(PRUNE_PAGE)
+    tree = simplify_tree(doc)
+    elements = len(doc.tree.xpath("//*"))
+    assert tree.dom_nodes == elements
+    assert tree.fusion_rate == pytest.approx(1 - tree.st_nodes / elements)
+    assert tree.st_nodes == 6  # body, div#main, p, p, div, p
+    assert simplify_tree(None).fusion_rate == 0.0
+
+
+def test_form_wrapping_the_whole_page_is_kept() -> None:
+    page = "<html><body><form id='aspnetForm'><div><p>" + "Real article text. " * 20 + "</p></div></form></body></html>"
+    assert "Real article text." in DomDensityExtractor().extract(_doc(page)).text
+
+
+def test_hidden_posts_are_read_when_nothing_else_is_visible() -> None:
+    page = "<html><body><noscript><div><p>" + "A post served without script. " * 5 + "</p></div></noscript></body></html>"
+    assert "served without script" in DomDensityExtractor().extract(_doc(page)).text
+
+
+def test_properties_text_share_link_density_and_position() -> None:
+    page = """<html><body>
+    <div class="nav"><a href="/">Home</a> <a href="/a">About</a></div>
+    <div style="width: 50%"><p>0123456789 0123456789 <a href="/l">link</a></p></div>
+    <footer><p>Copyright 2024</p></footer></body></html>"""
+    tree = simplify_tree(_doc(page))
+    blocks = node_blocks(tree)
+    assert sum(b.text_share for b in blocks) == pytest.approx(1.0)
+    nav, para, foot = blocks
+    assert math.isinf(nav.link_density)  # links and no plain text
+    assert para.link_density == pytest.approx(1 / 20)  # formula 3: 1 link, 20 plain chars
+    assert para.width == pytest.approx(0.5)  # declared by inline style
+    assert nav.top == 0.0 and nav.bottom == pytest.approx((para.chars + foot.chars) / tree.text_chars)
+    assert foot.bottom == 0.0  # <footer> is a layout hint: pinned to the bottom edge
+    assert 0 < para.height < 1
+
+
+def test_extractor_keeps_the_article_and_drops_menus_and_footer() -> None:
+    paragraphs = "".join(f"<p>Paragraph {i} of the story, long enough to matter here.</p>" for i in range(8))
+    links = "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(12))
+    page = f"""<html><body><header><ul>{links}</ul></header>
+    <div class="content"><article>{paragraphs}</article>
+    <aside><p>Related: <a href="/r">another story</a></p></aside></div>
+    <footer><p>© 2024 Example Media. All rights reserved.</p></footer></body></html>"""
+    result = DomDensityExtractor().extract(_doc(page))
+    assert result.text.count("Paragraph") == 8
+    assert "Section" not in result.text and "rights reserved" not in result.text
+    assert "another story" not in result.text
+    assert 0 < result.fusion_rate < 1 and result.st_nodes < result.dom_nodes
+    assert DomDensityExtractor().extract(_doc("<html><body></body></html>")).text == ""
+
+
+def test_block_featurizer_is_a_transformer() -> None:
+    blocks = node_blocks(simplify_tree(_doc(PRUNE_PAGE)))
+    featurizer = BlockFeaturizer()
+    X = featurizer.fit(blocks).transform(blocks)
+    assert X.shape == (len(blocks), len(featurizer.get_feature_names_out()))
+    assert np.isfinite(X).all()
+    assert BlockFeaturizer().fit_transform([]).shape == (0, 8)
+    with pytest.raises(ValueError):
+        BlockFeaturizer(max_link_density=0).fit(blocks)
+
+
+def test_information_gain_equals_mutual_information_in_bits() -> None:
+    rng = np.random.default_rng(0)
+    X = (rng.random((200, 6)) < 0.3).astype(int)
+    y = (X[:, 0] | (rng.random(200) < 0.1)).astype(int)
+    ig = information_gain(X, y)
+    mi = mutual_info_classif(X, y, discrete_features=True) / np.log(2)
+    assert ig == pytest.approx(mi, abs=1e-9)
+    assert ig.argmax() == 0
+
+
+TOY = [
+    ("顶", 0), ("沙发", 0), ("+1", 0), ("顶一下", 0), ("bump", 0), ("mark 路过", 0),
+    ("我的显卡用了三年了，最近开始花屏，换了驱动也没用。", 1),
+    ("建议先备份数据再重装系统，不然出了问题哭都来不及。", 1),
+    ("The firmware update fixed the fan noise on my laptop after a week.", 1),
+    ("Reinstalled the driver from scratch and the crash is gone now.", 1),
+]
+
+
+def test_value_classifier_fits_and_exports_the_same_model() -> None:
+    texts, labels = zip(*TOY)
+    pipeline = make_value_classifier(k=20).fit(texts, labels)
+    model = ValueModel.from_pipeline(pipeline)
+    assert model.predict_proba(list(texts)) == pytest.approx(pipeline.predict_proba(texts))
+    again = ValueModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again.predict(list(texts)).tolist() == model.predict(list(texts)).tolist()
+    with pytest.raises(ValueError):
+        ValueModel.from_dict({"format": 99})
+
+
+def test_shipped_value_model_loads_and_scores() -> None:
+    model = load_value_model()
+    assert model.card["held_apart_scores"]["worthless"]["support"] > 0
+    assert model.card["trained"] and model.card["source"]
+    verdict = model.predict(["顶", "+1", "我的显卡用了快三年了，最近开始出问题，有没有懂行的朋友帮忙分析一下原因？"])
+    assert verdict.tolist() == [False, False, True]
+
+
+def test_dom_stage_text_drops_worthless_replies() -> None:
+    long_post = "我的显卡用了快三年了，最近开始出问题。之前在网上查了很多资料，说法都不太一样。有没有懂行的朋友帮忙分析一下原因？"
+    page = f"""<html><body><div id="posts">
+    <div class="post"><p>{long_post}</p></div>
+    <div class="post"><p>顶</p></div>
+    <div class="post"><p>{long_post[::-1]}</p></div></div></body></html>"""
+    doc = _doc(page)
+    assert "顶" in DomDensityExtractor().extract(doc).text
+    text = dom_stage_text(doc, min_worthless=0.5)  # the paper's rule
+    assert long_post in text and "\n顶\n" not in f"\n{text}\n"
+    assert "\n顶\n" in "\n" + dom_stage_text(doc, drop_worthless=False, min_worthless=0.5) + "\n"
+    assert dom_stage_text(_doc("<html><body><p>顶</p></body></html>"), min_worthless=0.5) == ""
+
+
+def test_value_trainer_reads_user_examples_and_reports_scores(tmp_path: Path) -> None:
+    data = tmp_path / "labels.jsonl"
+    rows = [{"text": t, "label": y, "group": f"g{i % 5}"} for i, (t, y) in enumerate(TOY * 3)]
+    data.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    examples = list(read_examples(data))
+    model = train(examples, k=50, share=0.4, source="test")
+    assert set(model.card["held_apart_scores"]) == {"worthless", "valuable"}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "x"}\n', encoding="utf-8")
+    with pytest.raises(ValueError):
+        list(read_examples(bad))
+
+
+def _page(i: int) -> str:
+    body = " ".join(f"Sentence {j} of page {i} says something useful about forums." for j in range(6))
+    return f"<html><head><title>Page {i}</title></head><body><nav><a href='/'>Home</a></nav><div><p>{body}</p></div></body></html>"
+
+
+def _write_warc(path: Path) -> None:
+    warcio = pytest.importorskip("warcio", reason="warcio is not installed (pip install warcio)")
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    with path.open("wb") as handle:
+        writer = WARCWriter(handle, gzip=True)
+        for i, (ctype, body) in enumerate(
+            [("text/html; charset=utf-8", _page(0).encode()), ("image/png", b"\x89PNG..."), ("text/html", _page(1).encode())]
+        ):
+            headers = StatusAndHeaders("200 OK", [("Content-Type", ctype)], protocol="HTTP/1.1")
+            record = writer.create_warc_record(
+                f"http://example.com/{i}", "response", payload=io.BytesIO(body), http_headers=headers
+            )
+            writer.write_record(record)
+        writer.write_record(writer.create_warc_record("http://example.com/0", "request", payload=io.BytesIO(b"GET / HTTP/1.1\r\n\r\n")))
+    assert warcio
+
+
+def test_warc_pages_and_records(tmp_path: Path) -> None:
+    from forumcrawl.warc import extract_warc_record, iter_warc_pages, warc_offsets
+
+    path = tmp_path / "crawl.warc.gz"
+    _write_warc(path)
+    pages = list(iter_warc_pages(path))
+    assert [(url, ctype) for _, url, _, ctype in pages] == [
+        ("http://example.com/0", "text/html; charset=utf-8"),
+        ("http://example.com/2", "text/html"),
+    ]
+    assert pages[0][2] == _page(0).encode() and len(pages[0][0]) == 36
+    options = ExtractOptions(cascade=("cx",))
+    records = [extract_warc_record((path, offset, options, NOW)) for offset in warc_offsets(path)]
+    expected = [extract_bytes(body, page_id=pid, url=url, options=options, now=NOW) for pid, url, body, _ in pages]
+    assert records == expected
+    assert "Sentence 3 of page 1" in records[1]["text"]
+
+
+def test_dask_local_cluster_equals_multiprocess_run(tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install 'dask[distributed]')")
+    from forumcrawl.engines import run_dask
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for i in range(12):
+        (folder / f"p{i:02d}.html").write_text(_page(i), encoding="utf-8")
+    options = ExtractOptions(cascade=("ksf", "cx"))
+    local = list(extract_paths([folder], options=options, jobs=2, now=NOW))
+    on_dask = list(run_dask([folder], options, n_workers=2, now=NOW, batch_size=3))
+    assert on_dask == local
+    assert [r["id"] for r in on_dask] == [f"p{i:02d}" for i in range(12)]
+
+
+def test_dask_reads_warc_files(tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install 'dask[distributed]')")
+    from forumcrawl.engines import extract_job, iter_jobs, run_dask
+
+    path = tmp_path / "crawl.warc.gz"
+    _write_warc(path)
+    options = ExtractOptions(cascade=("cx",))
+    serial = [extract_job(job) for job in iter_jobs([tmp_path], options, NOW)]
+    assert len(serial) == 2
+    assert list(run_dask([tmp_path], options, n_workers=1, now=NOW)) == serial
