@@ -170,7 +170,7 @@ def gold_listing_links(folder: Path, kinds: tuple[str, ...] = ("listing",)) -> L
     out = LabelledLinks()
     for line in (folder / "gold.jsonl").read_text("utf-8").splitlines():
         gold = json.loads(line)
-        if gold.get("kind") not in kinds or not gold.get("url"):
+        if gold.get("kind") not in kinds or not gold.get("url") or not gold.get("text"):
             continue
         page = folder / "pages" / f"{gold['id']}.html.gz"
         try:
