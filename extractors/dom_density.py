@@ -578,20 +578,25 @@ class BlockFeaturizer(TransformerMixin, BaseEstimator):
 
 
 def dom_stage_text(
-    document: Document, *, drop_worthless: bool = True, min_worthless: float = VALUE_MIN_WORTHLESS
+    document: Document,
+    *,
+    drop_worthless: bool = True,
+    min_worthless: float = VALUE_MIN_WORTHLESS,
+    model_path: str | None = None,
 ) -> str:
     """The cascade's DOM stage: DOM density, then the Naive Bayes value filter (§3.4).
 
     A worthless first block means the page itself is worthless: ``""``. Worthless later blocks
     (``顶``-only replies, ads, signatures) are dropped when ``drop_worthless``, else kept. A block
     is worthless when P(c0 | d) ≥ ``min_worthless`` (see :data:`VALUE_MIN_WORTHLESS`).
+    ``model_path`` is a model JSON from ``forumcrawl train value`` (``None``: the shipped one).
     """
     from forumcrawl.extractors.value_model import load_value_model
 
     result = DomDensityExtractor().extract(document)
     if not result.blocks:
         return ""
-    valuable = load_value_model().predict(
+    valuable = load_value_model(model_path).predict(
         [b.text for b in result.blocks], min_worthless=min_worthless
     )
     if not valuable[0]:
