@@ -14,6 +14,14 @@ FORUMCRAWL_EXTRACT_MIN_CHARS: int = 20
 #: Pages with larger bodies are skipped (logged and counted) before decoding.
 FORUMCRAWL_MAX_PAGE_BYTES: int = 20 * 1024 * 1024
 
+#: Score followed links with the SVM link classifier (seed 002 §1) until the site's URL rule exists.
+FORUMCRAWL_LINK_SCORING_ENABLED: bool = True
+#: Path of a ``links.json`` model (``forumcrawl train links --out DIR``); empty: the shipped model.
+FORUMCRAWL_LINK_MODEL: str = ""
+#: Drop links below this information-link probability before the URL rule exists; 0 keeps all
+#: (list pages are navigation, yet must be followed to reach threads).
+FORUMCRAWL_LINK_MIN_PROBABILITY: float = 0.0
+
 #: Learn each site's rules (topic URL rule, extraction rule) from a sample of the crawl.
 FORUMCRAWL_LEARN_ENABLED: bool = True
 #: How many distinct URLs of a site to collect before clustering them (USC).

@@ -23,6 +23,8 @@ DOWNLOAD_TIMEOUT = 60
 DOWNLOAD_MAXSIZE = FORUMCRAWL_MAX_PAGE_BYTES  # noqa: F405
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 
+SPIDER_MIDDLEWARES = {"forumcrawl.middlewares.LinkScoringMiddleware": 600}
+
 ITEM_PIPELINES = {
     "forumcrawl.pipelines.validate.ValidatePipeline": 300,
     "forumcrawl.pipelines.dedup.DedupPipeline": 400,
