@@ -32,8 +32,28 @@ FORUMCRAWL_LEARN_PAGE_SAMPLE: int = 5
 FORUMCRAWL_LEARN_RELEARN_AFTER: int = 20
 #: Folder where learned site models are kept between crawls (embedded mode).
 FORUMCRAWL_RULES_DIR: str = ".forumcrawl/rules"
+#: Class of the rule store (built with ``from_crawler``); the add-on sets the Redis store in Redis mode.
+FORUMCRAWL_RULES_STORE: str = "forumcrawl.sitemodel.FileRuleStore"
 
 #: Drop a page whose site, title and text equal an exported page's (one page, several URLs).
 FORUMCRAWL_DEDUP_ENABLED: bool = True
 #: Drop items whose extracted text is empty (counted as forumcrawl/drop/empty).
 FORUMCRAWL_DROP_EMPTY: bool = True
+
+#: ``redis://host:port/db`` or ``unix:///path.sock`` of the cluster's Redis; empty: embedded crawl.
+#: Setting it switches scheduler, dupefilter, seeds, rule store and pipelines to Redis (the add-on).
+FORUMCRAWL_REDIS_URL: str = ""
+#: Prefix of every Redis key of forumcrawl (``<prefix>:<spider>:queue``, ``<prefix>:rules:<site>``).
+FORUMCRAWL_REDIS_PREFIX: str = "forumcrawl"
+#: Seconds a popped request stays leased without renewal; a dead worker's requests return after it.
+FORUMCRAWL_REDIS_LEASE_SECONDS: float = 120.0
+#: Seconds a learning lock lasts, so a learner that died frees its site for another worker.
+FORUMCRAWL_REDIS_LOCK_SECONDS: float = 600.0
+#: Seconds a worker retries an unreachable Redis before closing with reason ``redis_unavailable``.
+FORUMCRAWL_REDIS_MAX_OUTAGE: float = 60.0
+#: Seconds between an idle worker's looks at the cluster queue (and between reconnection attempts).
+FORUMCRAWL_REDIS_POLL_SECONDS: float = 0.25
+#: Seconds the seen-URL set lives after its last new URL (0: forever); lets recurring crawls revisit.
+FORUMCRAWL_REDIS_DEDUP_TTL: int = 0
+#: Also append every exported item as JSON to the Redis list ``<prefix>:<spider>:items``.
+FORUMCRAWL_REDIS_ITEMS: bool = False

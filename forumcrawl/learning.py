@@ -35,6 +35,14 @@ class RuleStore(Protocol):
 
     def put(self, model: SiteModel) -> object: ...
 
+    def try_lock(self, site: str) -> bool:
+        """Take the right to learn ``site`` (False: another worker is learning it)."""
+        ...
+
+    def release(self, site: str) -> None:
+        """Give the right to learn ``site`` back."""
+        ...
+
 
 @dataclass
 class HeldPage:
@@ -69,6 +77,7 @@ class SiteLearner:
     relearn_after : thread pages the extraction rule may miss before it is learned again.
     topic_examples : ``site → thread URL`` given by the user (``-a topic_example=``).
     random_state : seed of the page sample.
+    lock_poll : seconds between looks at the store while another worker learns a site.
     """
 
     def __init__(
@@ -82,6 +91,7 @@ class SiteLearner:
         relearn_after: int = 20,
         topic_examples: dict[str, str] | None = None,
         random_state: int = 0,
+        lock_poll: float = 0.5,
     ) -> None:
         self.store = store
         self.url_sample = url_sample
@@ -91,6 +101,7 @@ class SiteLearner:
         self.relearn_after = relearn_after
         self.topic_examples = dict(topic_examples or {})
         self.random_state = random_state
+        self.lock_poll = lock_poll
         self._samples: dict[str, _Sample] = {}
         self._resolvers: dict[int, UrlResolver] = {}
 
@@ -154,6 +165,43 @@ class SiteLearner:
         return held
 
     def learn(self, site: str) -> SiteModel:
+        """The model of ``site``: learned here, or adopted from the worker that holds its lock.
+
+        Workers sharing a store learn each site once: while another holds the site's lock this
+        waits (in its worker thread) for the published model; a store that cannot lock is learned
+        without the lock.
+        """
+        locked: bool | None
+        while True:
+            try:
+                locked = self.store.try_lock(site)
+            except OSError as exc:
+                logger.warning("learning %s without the store's lock: %s", site, exc)
+                locked = None
+            try:
+                published = self.store.get(site)
+            except ValueError:
+                published = None
+            if published is not None:
+                if locked:
+                    self.store.release(site)
+                logger.info("adopting the rules of %s published by another worker", site)
+                sample = self._sample(site)
+                sample.model, sample.loaded = published, True
+                return published
+            if locked is not False:
+                break
+            time.sleep(self.lock_poll)
+        try:
+            return self._learn(site)
+        finally:
+            if locked:
+                try:
+                    self.store.release(site)
+                except OSError as exc:
+                    logger.warning("could not release the learning lock of %s: %s", site, exc)
+
+    def _learn(self, site: str) -> SiteModel:
         """Learn ``site``'s rules from its sample, store and return the model.
 
         CPU-bound: the crawl runs it in a worker thread. Never raises: a method that fails is

@@ -23,6 +23,9 @@ DOWNLOAD_TIMEOUT = 60
 DOWNLOAD_MAXSIZE = FORUMCRAWL_MAX_PAGE_BYTES  # noqa: F405
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 
+#: Installs Redis mode when FORUMCRAWL_REDIS_URL is set (forumcrawl/addon.py).
+ADDONS = {"forumcrawl.addon.ForumcrawlAddon": 0}
+
 SPIDER_MIDDLEWARES = {"forumcrawl.middlewares.LinkScoringMiddleware": 600}
 
 ITEM_PIPELINES = {

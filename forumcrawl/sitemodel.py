@@ -12,7 +12,10 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
 
 __all__ = ["FileRuleStore", "SiteModel"]
 
@@ -71,6 +74,18 @@ class FileRuleStore:
 
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> FileRuleStore:
+        """The store of FORUMCRAWL_RULES_DIR."""
+        return cls(crawler.settings["FORUMCRAWL_RULES_DIR"])
+
+    def try_lock(self, site: str) -> bool:
+        """Always True: one embedded crawl is its only learner."""
+        return True
+
+    def release(self, site: str) -> None:
+        """Nothing to release (see :meth:`try_lock`)."""
 
     def _path(self, site: str) -> Path:
         return self.directory / (re.sub(r"[^A-Za-z0-9_.-]", "_", site) + ".json")

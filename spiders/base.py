@@ -5,7 +5,7 @@ links within the start sites, and ask the page layer for an item. Until a site's
 its pages are held by the :class:`~forumcrawl.learning.SiteLearner`; learning runs in a worker
 thread, then the held pages are exported under the new rules (only thread pages, once a topic-URL
 rule exists). Settings read here: FORUMCRAWL_EXTRACT_CASCADE, FORUMCRAWL_EXTRACT_MIN_CHARS,
-FORUMCRAWL_MAX_PAGE_BYTES, FORUMCRAWL_LEARN_*, FORUMCRAWL_RULES_DIR.
+FORUMCRAWL_MAX_PAGE_BYTES, FORUMCRAWL_LEARN_*, FORUMCRAWL_RULES_STORE (and its own settings).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.misc import build_from_crawler, load_object
 from twisted.internet.threads import deferToThread
 
 from forumcrawl.document import Document, DocumentError, site_of
@@ -87,7 +88,13 @@ class SiteSpider(scrapy.Spider):
                 topic_examples=examples,
             )
             crawler.signals.connect(spider.learn_pending_sites, signal=signals.spider_idle)
+            crawler.signals.connect(spider.open_rule_store, signal=signals.spider_opened)
         return spider
+
+    def open_rule_store(self) -> None:
+        """Use the store of FORUMCRAWL_RULES_STORE, read once add-ons have set it (after from_crawler)."""
+        assert self.learner is not None
+        self.learner.store = build_from_crawler(load_object(self.crawler.settings["FORUMCRAWL_RULES_STORE"]), self.crawler)
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         for url in self.start_urls:

@@ -1,0 +1,47 @@
+"""``forumcrawl push SPIDER URL…``: give a cluster's workers their start URLs."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "push"
+HELP = "push start URLs to the Redis seed list of a cluster spider (forum, news, forum_redis, news_redis)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``forumcrawl push``."""
+    parser.add_argument("spider", help="forum or news (their cluster variants forum_redis/news_redis)")
+    parser.add_argument("urls", nargs="+", metavar="URL", help="start URL(s) of the site(s)")
+    parser.add_argument("--redis-url", help="Redis of the cluster (default: FORUMCRAWL_REDIS_URL)")
+    parser.add_argument("--reset", action="store_true", help="first delete the spider's queue, leases, seen set and items")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate the URLs, then append them to ``<prefix>:<spider>_redis:seeds`` and allow their sites."""
+    from forumcrawl.cli import CommandError
+    from forumcrawl.document import site_of
+    from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, connect, push_seeds
+    from forumcrawl.runner import project_settings
+    from forumcrawl.spiders.base import parse_start_urls
+
+    settings = project_settings()
+    url = args.redis_url or settings.get("FORUMCRAWL_REDIS_URL")
+    if not url:
+        raise CommandError("give --redis-url or set FORUMCRAWL_REDIS_URL")
+    spider = args.spider if args.spider.endswith("_redis") else f"{args.spider}_redis"
+    if spider not in {"forum_redis", "news_redis"}:
+        raise CommandError(f"unknown spider {args.spider!r}: forum or news")
+    try:
+        urls = parse_start_urls(",".join(args.urls))
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
+    keys = ClusterKeys(settings["FORUMCRAWL_REDIS_PREFIX"], spider)
+    client = connect(url)
+    try:
+        if args.reset:
+            client.delete(*keys.all())
+        push_seeds(client, keys, urls, sorted({site_of(u) for u in urls}))
+    except REDIS_ERRORS as exc:
+        raise CommandError(f"Redis at {url} unavailable: {exc}") from exc
+    print(f"pushed {len(urls)} seed(s) to {keys.seeds}")
+    return 0

@@ -1,0 +1,133 @@
+"""Cluster variants of the spiders: ``scrapy crawl forum_redis`` / ``news_redis``.
+
+They differ from ``forum``/``news`` in where the work comes from: seeds are taken from the Redis
+list ``<prefix>:<spider>:seeds`` (``forumcrawl push forum URL…``, or ``-a start=`` which pushes
+first), and the sites whose links are followed are the cluster's set ``<prefix>:<spider>:sites``,
+so a worker follows links of pages that another worker's seed led to. Separate spider names (rather
+than a switch inside ``forum``) keep the embedded spiders' contract intact: ``forum`` always needs
+``-a start=``, a Redis spider never does. They need FORUMCRAWL_REDIS_URL (which also switches the
+scheduler, dupefilter, rule store and pipelines, see :mod:`forumcrawl.addon`).
+
+Each page's response is marked for :class:`~forumcrawl.redis.middleware.LeaseAckMiddleware`: a
+page held until its site's rules exist keeps its lease, so a worker killed before learning loses
+nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import scrapy
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider
+from scrapy.http import Response
+
+from forumcrawl.document import site_of
+from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, connect, push_seeds
+from forumcrawl.redis.middleware import PARK_META, RELEASE_META
+from forumcrawl.spiders.base import SiteSpider, parse_start_urls
+from forumcrawl.spiders.forum import ForumSpider
+from forumcrawl.spiders.news import NewsSpider
+
+__all__ = ["ForumRedisSpider", "NewsRedisSpider", "RedisSiteSpider"]
+
+#: Seeds taken from Redis per round trip.
+SEED_BATCH = 100
+
+
+class RedisSiteSpider(SiteSpider):
+    """A :class:`SiteSpider` fed from the cluster's seed list (mix in before a concrete spider)."""
+
+    def __init__(self, start: str | None = None, topic_example: str | None = None, **kwargs: Any) -> None:
+        # SiteSpider.__init__ insists on -a start; here seeds may all come from Redis.
+        scrapy.Spider.__init__(self, **kwargs)
+        self.start_urls = parse_start_urls(start) if start else []
+        self.sites = {site_of(u) for u in self.start_urls}
+        self.allowed_domains = []  # follow_links keeps to self.sites, which grows with the cluster
+        if topic_example is not None:
+            parse_start_urls(topic_example)
+        self.topic_example = topic_example
+        self.learner = None
+        self._learning = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> RedisSiteSpider:
+        url = crawler.settings.get("FORUMCRAWL_REDIS_URL")
+        if not url:
+            raise ValueError(f"the {cls.name} spider needs -s FORUMCRAWL_REDIS_URL=redis://…")
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        assert isinstance(spider, RedisSiteSpider)
+        spider.redis = connect(url)
+        spider.keys = ClusterKeys(crawler.settings["FORUMCRAWL_REDIS_PREFIX"], spider.name)
+        crawler.signals.connect(spider.take_new_seeds, signal=signals.spider_idle)
+        return spider
+
+    def refresh_sites(self) -> None:
+        """Add the cluster's sites (other workers' seeds) to the sites whose links are followed."""
+        try:
+            self.sites |= {s.decode("utf-8") for s in self.redis.smembers(self.keys.sites)}
+        except REDIS_ERRORS as exc:
+            self.logger.warning("could not read the cluster's sites: %s", exc)
+
+    def take_seeds(self) -> list[scrapy.Request]:
+        """Requests for the seeds waiting in Redis (each seed goes to one worker)."""
+        urls: list[str] = []
+        try:
+            while batch := self.redis.lpop(self.keys.seeds, SEED_BATCH):
+                urls.extend(u.decode("utf-8") for u in batch)
+        except REDIS_ERRORS as exc:
+            self.logger.warning("could not read seeds: %s", exc)
+        if urls:
+            self.refresh_sites()
+            self.sites |= {site_of(u) for u in urls}
+        return [scrapy.Request(u, callback=self.parse) for u in urls]
+
+    async def start(self) -> AsyncIterator[scrapy.Request]:
+        if self.start_urls:
+            push_seeds(self.redis, self.keys, self.start_urls, sorted(self.sites))
+        for request in self.take_seeds():
+            yield request
+
+    def take_new_seeds(self) -> None:
+        """On spider_idle: seeds pushed during the crawl are crawled too."""
+        requests = self.take_seeds()
+        for request in requests:
+            self.crawler.engine.crawl(request)
+        if requests:
+            raise DontCloseSpider
+
+    def mark_response(self, response: Response, site: str) -> None:
+        """Tell the lease middleware whether the page waits for its site's rules."""
+        if self.learner is None:
+            return
+        if self.learner.model(site) is None:
+            response.meta[PARK_META] = site
+        else:
+            response.meta[RELEASE_META] = site
+
+    async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
+        site = site_of(response.url)
+        if site not in self.sites:
+            self.refresh_sites()
+        async for value in super().parse(response, **kwargs):
+            yield value
+        self.mark_response(response, site)
+
+    async def learn_now(self, response: Response, site: str) -> AsyncIterator[Any]:
+        async for item in super().learn_now(response, site):
+            yield item
+        self.mark_response(response, site)
+
+
+class ForumRedisSpider(RedisSiteSpider, ForumSpider):
+    """The forum spider of a cluster."""
+
+    name = "forum_redis"
+
+
+class NewsRedisSpider(RedisSiteSpider, NewsSpider):
+    """The news spider of a cluster."""
+
+    name = "news_redis"
