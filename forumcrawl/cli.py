@@ -9,13 +9,9 @@ import sys
 from collections.abc import Sequence
 
 from forumcrawl import __version__
-from forumcrawl.commands import COMMANDS
+from forumcrawl.commands import COMMANDS, CommandError
 
 __all__ = ["CommandError", "main"]
-
-
-class CommandError(Exception):
-    """A user-facing error: printed as ``forumcrawl: error: …`` with exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:

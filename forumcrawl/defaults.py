@@ -6,9 +6,9 @@ settings. README's settings table lists the same names (a test checks it).
 
 from __future__ import annotations
 
-#: Cascade stages tried in order on every content page until one yields text
-#: (``ksf``: the learned keyword-scoring rule; ``cx``: line-block distribution).
-FORUMCRAWL_EXTRACT_CASCADE: list[str] = ["ksf", "cx"]
+#: Cascade stages tried in order on every content page until one yields text (``ksf``: the
+#: learned keyword-scoring rule; ``template``: page-cluster templates; ``cx``: line blocks).
+FORUMCRAWL_EXTRACT_CASCADE: list[str] = ["ksf", "template", "cx"]
 #: A stage whose text is shorter than this (characters without spaces) counts as a miss.
 FORUMCRAWL_EXTRACT_MIN_CHARS: int = 20
 #: Pages with larger bodies are skipped (logged and counted) before decoding.

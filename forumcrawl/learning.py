@@ -21,6 +21,7 @@ from forumcrawl.document import Document, site_of
 from forumcrawl.extractors.ksf import KeywordScoringExtractor
 from forumcrawl.extractors.topic import learn_topic_rule
 from forumcrawl.extractors.url_rules import UrlResolver
+from forumcrawl.extractors.wrapper import learn_templates
 from forumcrawl.sitemodel import SiteModel
 
 __all__ = ["HeldPage", "RuleStore", "SiteLearner"]
@@ -75,6 +76,7 @@ class SiteLearner:
         page evidence.
     max_held : learn as soon as this many pages are held, whatever the URL count (bounds memory).
     relearn_after : thread pages the extraction rule may miss before it is learned again.
+    template_sample : pages of all kinds the page-cluster templates are induced from.
     topic_examples : ``site → thread URL`` given by the user (``-a topic_example=``).
     random_state : seed of the page sample.
     lock_poll : seconds between looks at the store while another worker learns a site.
@@ -89,6 +91,7 @@ class SiteLearner:
         min_pages: int = 30,
         max_held: int = 400,
         relearn_after: int = 20,
+        template_sample: int = 20,
         topic_examples: dict[str, str] | None = None,
         random_state: int = 0,
         lock_poll: float = 0.5,
@@ -99,6 +102,7 @@ class SiteLearner:
         self.min_pages = min_pages
         self.max_held = max_held
         self.relearn_after = relearn_after
+        self.template_sample = template_sample
         self.topic_examples = dict(topic_examples or {})
         self.random_state = random_state
         self.lock_poll = lock_poll
@@ -235,6 +239,7 @@ class SiteLearner:
             logger.info("topic pages of %s: %s (%s)", site, found.resolver, found.reason)
         topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]
         model = self._learn_extraction(model, topic_docs)
+        model = self._learn_templates(model, list(pages.values()))
         self._publish(sample, model)
         return model
 
@@ -260,6 +265,23 @@ class SiteLearner:
                 seconds=round(time.perf_counter() - started, 3),
             )
         return model
+
+    def _learn_templates(self, model: SiteModel, documents: list[Document]) -> SiteModel:
+        """``model`` with page-cluster templates induced from up to ``template_sample`` pages."""
+        if len(documents) < 2:
+            return model
+        rng = random.Random(self.random_state)
+        chosen = rng.sample(documents, min(self.template_sample, len(documents)))
+        started = time.perf_counter()
+        try:
+            rule = learn_templates(chosen)
+        except ValueError as exc:
+            logger.warning("no page templates for %s: %s", model.site, exc)
+            return model
+        except Exception:  # as above: the other stages still work without templates
+            logger.exception("learning the page templates of %s failed", model.site)
+            return model
+        return model.with_rule("template", rule, pages=len(chosen), seconds=round(time.perf_counter() - started, 3))
 
     def _publish(self, sample: _Sample, model: SiteModel) -> None:
         sample.model = model

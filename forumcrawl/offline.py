@@ -34,7 +34,7 @@ class ExtractOptions:
     """How to extract: the cascade (or one stage), the item kind, and limits."""
 
     #: Stage names, tried in order.
-    cascade: tuple[str, ...] = ("ksf", "cx")
+    cascade: tuple[str, ...] = ("ksf", "template", "cx")
     #: ``thread``, ``article``, or ``auto`` (thread when several posts were found).
     kind: str = "auto"
     min_chars: int = 20

@@ -22,6 +22,7 @@ from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, extract_single
 from forumcrawl.extractors.text import language
+from forumcrawl.extractors.wrapper import template_stage
 from forumcrawl.items import Article, ForumThread, Post
 from forumcrawl.sitemodel import SiteModel
 
@@ -70,6 +71,15 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
     return Extraction("ksf", "\n\n".join(p.text for p in posts if p.text), posts, rule_id)
 
 
+def _template_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
+    """Page-cluster templates (seed 001 §2.5–2.6, seed 002 §2): needs the site's learned model."""
+    rule = model.rules.get("template") if model is not None else None
+    found = template_stage(rule, doc, now) if rule else None
+    if found is None:
+        return None
+    return Extraction("template", found[0], found[1], rule.get("rule_id") if rule else None)
+
+
 def _cx_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
     """Line-block distribution (seed 004): needs no learning, works on any page."""
     text = cascade.cx.extract(doc).text
@@ -77,7 +87,7 @@ def _cx_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: dat
 
 
 #: Every stage the cascade knows, by the name used in ``FORUMCRAWL_EXTRACT_CASCADE``.
-STAGES: dict[str, Stage] = {"ksf": _ksf_stage, "cx": _cx_stage}
+STAGES: dict[str, Stage] = {"ksf": _ksf_stage, "template": _template_stage, "cx": _cx_stage}
 
 
 class Cascade:
@@ -89,7 +99,7 @@ class Cascade:
     min_chars : characters (whitespace excluded) a stage must return to count as a hit.
     """
 
-    def __init__(self, stages: Sequence[str] = ("ksf", "cx"), *, min_chars: int = 20) -> None:
+    def __init__(self, stages: Sequence[str] = ("ksf", "template", "cx"), *, min_chars: int = 20) -> None:
         unknown = [s for s in stages if s not in STAGES]
         if unknown or not stages:
             raise ValueError(

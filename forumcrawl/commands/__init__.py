@@ -5,3 +5,7 @@ list below fixes their order in ``forumcrawl --help``.
 """
 
 COMMANDS = ("demo", "extract", "eval", "blocks", "urls", "train", "links", "push")
+
+
+class CommandError(Exception):
+    """A user-facing error: printed as ``forumcrawl NAME: error: …`` with exit status 2."""
