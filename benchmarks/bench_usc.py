@@ -213,7 +213,7 @@ def run_site(
         )
         for key, (urls_also, truth_also) in (also or {}).items():
             sub = evaluate(found.resolver, urls_also, truth_also)
-            report[key] = {k: v for k, v in sub.items() if k != "errors"}
+            report[key] = {k: v for k, v in sub.items() if k != "errors"} | {"scored": len(urls_also)}
         rows.append(report)
     return rows
 
@@ -378,7 +378,7 @@ def show(title: str, rows: list[dict[str, Any]]) -> None:
         for key in ("served", "without_aliases"):
             if key in row:
                 sub = row[key]
-                print(f"|  ↳ {key.replace('_', ' ')} | | | {sub['tp'] + sub['fp'] + sub['fn']} "
+                print(f"|  ↳ {key.replace('_', ' ')} | | | {sub['scored']} "
                       f"| {sub['precision']:.3f} | {sub['recall']:.3f} | {sub['f']:.3f} | | |")
     print(f"\nmean F {statistics.mean(fs):.3f}, min F {min(fs):.3f} over {len(fs)} runs")
 

@@ -109,7 +109,11 @@ def knn_dpc(
         most pairs: scale them first (USC distances: :func:`forumcrawl.extractors.usc.distance_table`).
     n_neighbors : ``K`` (capped at ``n − 1``).
     n_centers : number of centres; ``None`` chooses it by ``center_selection``.
-    center_selection : ``"gamma_knee"``, see :func:`gamma_knee`.
+    center_selection : ``"gamma_knee"`` (the largest drop of the sorted ``γ``, see
+        :func:`gamma_knee`) or ``"local_peaks"`` (every point whose nearest denser point lies
+        beyond its K-th neighbour: the finest clustering the densities support, used for URLs,
+        whose templates nest and give ``γ`` no single knee). Either way only such local peaks
+        can be centres.
     assign_outliers : give points the breadth-first walk does not reach the majority label of
         their neighbours (otherwise they keep ``-1``).
 
@@ -239,9 +243,10 @@ class KNNDensityPeaks(ClusterMixin, BaseEstimator):
         ``K``: neighbours that define a point's density and its links for assignment.
     n_centers : int or None, default=None
         Number of clusters; ``None`` picks it by ``center_selection``.
-    center_selection : {"gamma_knee"}, default="gamma_knee"
+    center_selection : {"gamma_knee", "local_peaks"}, default="gamma_knee"
         How centres are chosen when ``n_centers`` is None: the knee of the sorted
-        ``γ = ρ·δ`` curve (see :func:`gamma_knee`).
+        ``γ = ρ·δ`` curve (see :func:`gamma_knee`), or every local density peak (a point whose
+        nearest denser point lies beyond its K-th neighbour).
     metric : str or callable, default="precomputed"
         ``"precomputed"``: ``X`` is an ``(n, n)`` distance matrix. ``"usc"``: ``X`` is a sequence
         of URLs of one site, compared by normalised USC distance

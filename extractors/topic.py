@@ -6,8 +6,9 @@ every other URL cheaply. The paper needs one example thread URL to know which cl
 threads; :func:`learn_topic_rule` accepts one (``topic_example``) and otherwise decides from the
 pages the crawl has already fetched: thread pages carry several post-like blocks (repeated
 siblings with real text), each with a time, rarely headed by a link to another page
-(:func:`page_evidence`). Clusters are scored by the mean evidence of their fetched pages; URL
-shapes that name threads (``viewtopic``, ``/threads/``) only break ties.
+(:func:`page_evidence`). A cluster is a topic cluster when enough of its fetched pages look like
+threads next to the best pages of the site; URL shapes that name threads (``viewtopic``,
+``/threads/``) only break ties between equally good clusters, for the report.
 """
 
 from __future__ import annotations
@@ -476,12 +477,14 @@ def learn_topic_rule(
 
     Notes
     -----
-    Centres are all local density peaks (``center_selection="local_peaks"``): URL templates
-    nest (site section, board, thread), so ``γ`` has no single knee, and threads split into a
-    cluster per board are merged again by the resolver's siblings step
-    (:class:`forumcrawl.extractors.url_rules.UrlResolver`). Clusters are labelled for the
-    resolver as topic (1), not topic (0: fetched pages that are clearly not threads, clusters
-    whose pages are not) or unknown (-1).
+    The steps: cluster the sample (KNN-DPC on normalised USC distances, centres at every local
+    density peak: URL templates nest — section, board, thread — so ``γ`` has no single knee);
+    score each fetched page (:func:`page_evidence`) against what the site's best pages score;
+    take as topic clusters those where at least a quarter of the judged pages look like threads
+    (or the example's cluster); drop from them the URLs that contradict what all confirmed
+    thread URLs share in their paths (:func:`_agree_with_core`); label fetched pages that are
+    clearly no threads as negatives; and fit a :class:`~forumcrawl.extractors.url_rules.
+    UrlResolver`, whose siblings step merges threads that the distance split by board.
 
     References
     ----------
@@ -490,7 +493,8 @@ def learn_topic_rule(
     pages = dict(pages or {})
     site, same_site, other = _site_urls(urls, pages, topic_example)
     example = topic_example.strip() if topic_example is not None else None
-    site_pages = {u.strip(): d for u, d in pages.items() if u.strip() in set(same_site)}
+    same_set = set(same_site)
+    site_pages = {u.strip(): d for u, d in pages.items() if u.strip() in same_set}
     must = ([example] if example else []) + [u for u in same_site if u in site_pages]
     sample = _sample(same_site, must, int(sample_size), random_state)
     if not sample:
