@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.metrics import pairwise_distances
-from sklearn.utils.validation import check_is_fitted, check_symmetric, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from forumcrawl.extractors.usc import usc_distance_matrix
 
@@ -234,6 +234,15 @@ def _vote_assign(d: np.ndarray, knn: np.ndarray, labels: np.ndarray) -> None:
         labels[todo[has_vote]] = votes[has_vote].argmax(axis=1)
 
 
+def _check_symmetric(X: np.ndarray, chunk: int = 512) -> None:
+    """Refuse a distance matrix that is not symmetric, one block of rows at a time (sklearn's
+    ``check_symmetric`` builds ``X − Xᵀ``: another full matrix)."""
+    for start in range(0, X.shape[0], chunk):
+        stop = min(X.shape[0], start + chunk)
+        if not np.allclose(X[start:stop], X[:, start:stop].T):
+            raise ValueError("a precomputed distance matrix must be symmetric")
+
+
 class KNNDensityPeaks(ClusterMixin, BaseEstimator):
     """KNN density-peaks clustering (KNN-DPC), with automatic choice of centres.
 
@@ -321,7 +330,8 @@ class KNNDensityPeaks(ClusterMixin, BaseEstimator):
                 raise ValueError(f"a precomputed distance matrix must be square, got {X.shape}")
             if (X < 0).any():
                 raise ValueError("Negative values in data: distances must be non-negative")
-            return check_symmetric(X, raise_exception=True)
+            _check_symmetric(X)
+            return X
         return pairwise_distances(X, metric=self.metric)
 
     def _validate_params(self) -> None:
