@@ -9,6 +9,11 @@ from __future__ import annotations
 #: Cascade stages tried in order on every content page until one yields text (``ksf``: the
 #: learned keyword-scoring rule; ``template``: page-cluster templates; ``cx``: line blocks).
 FORUMCRAWL_EXTRACT_CASCADE: list[str] = ["ksf", "template", "cx"]
+#: In the ``dom`` stage (seed 000), drop blocks the Naive Bayes value model calls worthless. Off:
+#: on the evaluation folders the filter costs 0.01-0.06 text F1 (benchmarks/bench_dom.py).
+FORUMCRAWL_VALUE_FILTER_ENABLED: bool = False
+#: Value model JSON written by ``forumcrawl train value``; empty: the shipped model.
+FORUMCRAWL_VALUE_MODEL: str = ""
 #: A stage whose text is shorter than this (characters without spaces) counts as a miss.
 FORUMCRAWL_EXTRACT_MIN_CHARS: int = 20
 #: Pages with larger bodies are skipped (logged and counted) before decoding.

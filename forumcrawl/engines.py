@@ -16,49 +16,22 @@ Needs ``dask[distributed]`` (imported on first use).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from forumcrawl.offline import PAGE_SUFFIXES, ExtractOptions, _extract_file
+from forumcrawl.offline import ExtractOptions, Job, extract_job, iter_jobs
 from forumcrawl.pages import STAGES
-from forumcrawl.warc import WARC_SUFFIXES, extract_warc_record, is_warc, warc_offsets
 
-__all__ = ["BATCH_SIZE", "IN_FLIGHT_PER_WORKER", "extract_job", "iter_jobs", "run_dask"]
+__all__ = ["BATCH_SIZE", "IN_FLIGHT_PER_WORKER", "run_dask"]
 
 #: Pages per Dask task: large enough that scheduling (about 1 ms a task) is small beside
 #: extraction (5-20 ms a page), small enough to balance two workers on a few hundred pages.
 BATCH_SIZE = 16
 #: Batches in flight per worker: keeps every worker busy while results stream back in order.
 IN_FLIGHT_PER_WORKER = 4
-
-Job = tuple[Any, ...]
-
-
-def iter_jobs(paths: Iterable[str | Path], options: ExtractOptions, now: datetime) -> Iterator[Job]:
-    """One job per page: ``(path, options, now)`` for a page file, ``(path, offset, options,
-    now)`` for a record of a WARC file. Folders are walked recursively, sorted."""
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(PAGE_SUFFIXES + WARC_SUFFIXES))
-        elif path.is_file():
-            found = [path]
-        else:
-            raise FileNotFoundError(f"no such file or folder: {path}")
-        for file in found:
-            if is_warc(file):
-                yield from ((file, offset, options, now) for offset in warc_offsets(file))
-            else:
-                yield (file, options, now)
-
-
-def extract_job(job: Job) -> dict[str, Any]:
-    """The record of one job from :func:`iter_jobs` (the map function)."""
-    return extract_warc_record(job) if len(job) == 4 else _extract_file(job)
-
 
 def _extract_batch(batch: list[Job]) -> list[dict[str, Any]]:
     return [extract_job(job) for job in batch]

@@ -20,8 +20,17 @@ from typing import Any
 from forumcrawl.document import DEFAULT_MAX_BYTES, Document, DocumentError
 from forumcrawl.items import plain
 from forumcrawl.pages import STAGES, Cascade, article_item, thread_item
+from forumcrawl.warc import WARC_SUFFIXES, is_warc, read_warc_record, warc_offsets
 
-__all__ = ["PAGE_SUFFIXES", "ExtractOptions", "extract_bytes", "extract_paths", "iter_page_files"]
+__all__ = [
+    "PAGE_SUFFIXES",
+    "ExtractOptions",
+    "Job",
+    "extract_bytes",
+    "extract_job",
+    "extract_paths",
+    "iter_jobs",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +48,9 @@ class ExtractOptions:
     kind: str = "auto"
     min_chars: int = 20
     max_bytes: int = DEFAULT_MAX_BYTES
+    #: Naive Bayes value filter in the ``dom`` stage, and its model (None: the shipped one).
+    value_filter: bool = False
+    value_model: str | None = None
 
 
 def page_id(path: Path) -> str:
@@ -50,20 +62,30 @@ def page_id(path: Path) -> str:
     return path.stem
 
 
-def iter_page_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Every page file named or found (recursively, sorted) under the given paths.
+#: One page to extract: ``(path, options, now)`` for a page file, ``(path, offset, options,
+#: now)`` for the record at ``offset`` of a WARC file. Jobs are small, so they travel to workers.
+Job = tuple[Any, ...]
+
+
+def iter_jobs(paths: Iterable[str | Path], options: ExtractOptions, now: datetime) -> Iterator[Job]:
+    """One job per page under ``paths`` (files, WARC files, folders walked recursively, sorted).
 
     Raises FileNotFoundError for a path that does not exist, so a typo is not a silent empty run.
     """
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = (p for p in sorted(path.rglob("*")) if p.is_file() and p.name.lower().endswith(PAGE_SUFFIXES))
-            yield from found
+            suffixes = PAGE_SUFFIXES + WARC_SUFFIXES
+            found = [p for p in sorted(path.rglob("*")) if p.is_file() and p.name.lower().endswith(suffixes)]
         elif path.is_file():
-            yield path
+            found = [path]
         else:
             raise FileNotFoundError(f"no such file or folder: {path}")
+        for file in found:
+            if is_warc(file):
+                yield from ((file, offset, options, now) for offset in warc_offsets(file))
+            else:
+                yield (file, options, now)
 
 
 #: One cascade per options in each process (a Cascade caches parsed rules).
@@ -73,7 +95,12 @@ _CASCADES: dict[ExtractOptions, Cascade] = {}
 def _cascade(options: ExtractOptions) -> Cascade:
     cached = _CASCADES.get(options)
     if cached is None:
-        cached = _CASCADES[options] = Cascade(options.cascade, min_chars=options.min_chars)
+        cached = _CASCADES[options] = Cascade(
+            options.cascade,
+            min_chars=options.min_chars,
+            value_filter=options.value_filter,
+            value_model=options.value_model,
+        )
     return cached
 
 
@@ -82,6 +109,7 @@ def extract_bytes(
     *,
     page_id: str,
     url: str = "",
+    content_type: str | None = None,
     options: ExtractOptions = ExtractOptions(),  # noqa: B008  (frozen, so safe as a default)
     now: datetime | None = None,
 ) -> dict[str, Any]:
@@ -92,7 +120,7 @@ def extract_bytes(
     """
     now = now or datetime.now(timezone.utc)
     try:
-        doc = Document.from_bytes(body, url, max_bytes=options.max_bytes)
+        doc = Document.from_bytes(body, url, content_type, max_bytes=options.max_bytes)
     except DocumentError as exc:
         return {"id": page_id, "url": url or None, "error": str(exc), "text": ""}
     outcome = _cascade(options).run(doc, now=now)
@@ -117,7 +145,15 @@ def _read(path: Path) -> bytes:
     return gzip.decompress(data) if path.name.lower().endswith(".gz") else data
 
 
-def _extract_file(job: tuple[Path, ExtractOptions, datetime]) -> dict[str, Any]:
+def extract_job(job: Job) -> dict[str, Any]:
+    """The record of one job from :func:`iter_jobs` (the map step; never raises for bad input)."""
+    if len(job) == 4:
+        path, offset, options, now = job
+        try:
+            record_id, url, body, content_type = read_warc_record(path, offset)
+        except (OSError, ValueError) as exc:
+            return {"id": f"{Path(path).name}@{offset}", "error": f"unreadable WARC record: {exc}", "text": ""}
+        return extract_bytes(body, page_id=record_id, url=url, content_type=content_type, options=options, now=now)
     path, options, now = job
     pid = page_id(path)
     try:
@@ -134,19 +170,18 @@ def extract_paths(
     jobs: int | None = None,
     now: datetime | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Records for every page under ``paths``, in file order, using ``jobs`` processes
-    (default: all cores; 1 runs in this process)."""
+    """Records for every page under ``paths`` (page files, WARC files, folders), in input order,
+    using ``jobs`` processes (default: all cores; 1 runs in this process)."""
     unknown = [s for s in options.cascade if s not in STAGES]
     if unknown:
         raise ValueError(f"unknown method(s) {unknown}; known: {sorted(STAGES)}")
     if options.kind not in {"auto", "thread", "article"}:
         raise ValueError(f"unknown kind {options.kind!r}: use auto, thread or article")
     now = now or datetime.now(timezone.utc)
-    files = list(iter_page_files(paths))
-    work = ((path, options, now) for path in files)
+    work = list(iter_jobs(paths, options, now))
     jobs = jobs or os.cpu_count() or 1
-    if jobs <= 1 or len(files) < 2:
-        yield from map(_extract_file, work)
+    if jobs <= 1 or len(work) < 2:
+        yield from map(extract_job, work)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_extract_file, work, chunksize=max(1, min(16, len(files) // (jobs * 4))))
+        yield from pool.map(extract_job, work, chunksize=max(1, min(16, len(work) // (jobs * 4))))

@@ -19,6 +19,7 @@ from typing import Any
 from forumcrawl.document import Document
 from forumcrawl.extractors import fields
 from forumcrawl.extractors.cx import LineBlockExtractor
+from forumcrawl.extractors.dom_density import DomDensityExtractor, dom_stage_text
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, extract_single
 from forumcrawl.extractors.text import language
@@ -80,6 +81,15 @@ def _template_stage(cascade: Cascade, doc: Document, model: SiteModel | None, no
     return Extraction("template", found[0], found[1], rule.get("rule_id") if rule else None)
 
 
+def _dom_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
+    """DOM node density and position (seed 000), then the Naive Bayes value filter if enabled."""
+    if cascade.value_filter:
+        text = dom_stage_text(doc, drop_worthless=True, model_path=cascade.value_model)
+    else:
+        text = DomDensityExtractor().extract(doc).text
+    return Extraction("dom", text) if text else None
+
+
 def _cx_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
     """Line-block distribution (seed 004): needs no learning, works on any page."""
     text = cascade.cx.extract(doc).text
@@ -87,7 +97,12 @@ def _cx_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: dat
 
 
 #: Every stage the cascade knows, by the name used in ``FORUMCRAWL_EXTRACT_CASCADE``.
-STAGES: dict[str, Stage] = {"ksf": _ksf_stage, "template": _template_stage, "cx": _cx_stage}
+STAGES: dict[str, Stage] = {
+    "ksf": _ksf_stage,
+    "template": _template_stage,
+    "dom": _dom_stage,
+    "cx": _cx_stage,
+}
 
 
 class Cascade:
@@ -97,9 +112,18 @@ class Cascade:
     ----------
     stages : names from :data:`STAGES`, tried in this order.
     min_chars : characters (whitespace excluded) a stage must return to count as a hit.
+    value_filter : in the ``dom`` stage, drop blocks the Naive Bayes value model calls worthless.
+    value_model : path of a value model JSON (``forumcrawl train value``); None: the shipped one.
     """
 
-    def __init__(self, stages: Sequence[str] = ("ksf", "template", "cx"), *, min_chars: int = 20) -> None:
+    def __init__(
+        self,
+        stages: Sequence[str] = ("ksf", "template", "cx"),
+        *,
+        min_chars: int = 20,
+        value_filter: bool = False,
+        value_model: str | None = None,
+    ) -> None:
         unknown = [s for s in stages if s not in STAGES]
         if unknown or not stages:
             raise ValueError(
@@ -107,6 +131,8 @@ class Cascade:
             )
         self.stages = tuple(stages)
         self.min_chars = min_chars
+        self.value_filter = value_filter
+        self.value_model = value_model
         self.cx = LineBlockExtractor()
         self._rules: dict[str, KsfRule] = {}
 

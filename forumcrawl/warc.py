@@ -3,8 +3,8 @@
 Web archives hold thousands of pages per file; reading them record by record keeps memory flat.
 :func:`iter_warc_pages` yields the HTML responses of one archive (``.warc`` or ``.warc.gz``,
 read by warcio, which also undoes chunked and gzip transfer encodings). For parallel runs,
-:func:`warc_offsets` lists where each HTML record starts and :func:`extract_warc_record` extracts
-the record at one offset, so workers seek to their own records instead of sharing a stream.
+:func:`warc_offsets` lists where each HTML record starts and :func:`read_warc_record` reads the
+record at one offset, so workers seek to their own records instead of sharing a stream.
 
 Needs ``warcio`` (imported on first use, so the rest of forumcrawl works without it).
 """
@@ -12,15 +12,11 @@ Needs ``warcio`` (imported on first use, so the rest of forumcrawl works without
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from forumcrawl.offline import ExtractOptions, extract_bytes
-
 __all__ = [
     "WARC_SUFFIXES",
-    "extract_warc_record",
     "is_warc",
     "iter_warc_pages",
     "read_warc_record",
@@ -87,7 +83,7 @@ def iter_warc_pages(path: str | Path) -> Iterator[WarcPage]:
 
 
 def warc_offsets(path: str | Path) -> Iterator[int]:
-    """Byte offsets of the HTML responses of a WARC file, for :func:`extract_warc_record`."""
+    """Byte offsets of the HTML responses of a WARC file, for :func:`read_warc_record`."""
     with Path(path).open("rb") as handle:
         records = _archive_iterator(handle)
         for record in records:
@@ -104,13 +100,3 @@ def read_warc_record(path: str | Path, offset: int) -> WarcPage:
         raise ValueError(f"no HTML response at offset {offset} of {path}")
     return page
 
-
-def extract_warc_record(job: tuple[Path, int, ExtractOptions, datetime]) -> dict[str, Any]:
-    """Extract the page at one offset of a WARC file: the per-page map of a WARC run.
-
-    The record is what :func:`forumcrawl.offline.extract_bytes` gives for the page's bytes and
-    URL, with ``id`` = the record id.
-    """
-    path, offset, options, now = job
-    page_id, url, body, _content_type = read_warc_record(path, offset)
-    return extract_bytes(body, page_id=page_id, url=url, options=options, now=now)

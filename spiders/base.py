@@ -76,6 +76,8 @@ class SiteSpider(scrapy.Spider):
         spider.cascade = Cascade(
             settings.getlist("FORUMCRAWL_EXTRACT_CASCADE"),
             min_chars=settings.getint("FORUMCRAWL_EXTRACT_MIN_CHARS"),
+            value_filter=settings.getbool("FORUMCRAWL_VALUE_FILTER_ENABLED"),
+            value_model=settings.get("FORUMCRAWL_VALUE_MODEL") or None,
         )
         spider.max_page_bytes = settings.getint("FORUMCRAWL_MAX_PAGE_BYTES")
         if settings.getbool("FORUMCRAWL_LEARN_ENABLED"):

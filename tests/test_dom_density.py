@@ -225,7 +225,8 @@ def _write_warc(path: Path) -> None:
 
 
 def test_warc_pages_and_records(tmp_path: Path) -> None:
-    from forumcrawl.warc import extract_warc_record, iter_warc_pages, warc_offsets
+    from forumcrawl.offline import extract_job
+    from forumcrawl.warc import iter_warc_pages, warc_offsets
 
     path = tmp_path / "crawl.warc.gz"
     _write_warc(path)
@@ -236,7 +237,7 @@ def test_warc_pages_and_records(tmp_path: Path) -> None:
     ]
     assert pages[0][2] == _page(0).encode() and len(pages[0][0]) == 36
     options = ExtractOptions(cascade=("cx",))
-    records = [extract_warc_record((path, offset, options, NOW)) for offset in warc_offsets(path)]
+    records = [extract_job((path, offset, options, NOW)) for offset in warc_offsets(path)]
     expected = [extract_bytes(body, page_id=pid, url=url, options=options, now=NOW) for pid, url, body, _ in pages]
     assert records == expected
     assert "Sentence 3 of page 1" in records[1]["text"]
@@ -259,7 +260,8 @@ def test_dask_local_cluster_equals_multiprocess_run(tmp_path: Path) -> None:
 
 def test_dask_reads_warc_files(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install 'dask[distributed]')")
-    from forumcrawl.engines import extract_job, iter_jobs, run_dask
+    from forumcrawl.engines import run_dask
+    from forumcrawl.offline import extract_job, iter_jobs
 
     path = tmp_path / "crawl.warc.gz"
     _write_warc(path)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from forumcrawl.offline import ExtractOptions, extract_bytes, extract_paths, iter_page_files
+from forumcrawl.offline import ExtractOptions, extract_bytes, extract_paths, iter_jobs
 
 ARTICLE = (
     "<html><head><title>江南小镇的雨季 - 旅行频道</title>"
@@ -68,7 +68,7 @@ def test_one_stage_alone_and_bad_options():
     with pytest.raises(ValueError, match="unknown method"):
         list(extract_paths([], options=ExtractOptions(cascade=("nope",))))
     with pytest.raises(FileNotFoundError, match="no such file"):
-        list(iter_page_files(["/nonexistent/pages"]))
+        list(iter_jobs(["/nonexistent/pages"], ExtractOptions(), None))
 
 
 def test_extract_command_writes_jsonl_and_reports_errors(tmp_path):

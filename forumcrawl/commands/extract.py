@@ -10,14 +10,16 @@ import time
 from pathlib import Path
 
 NAME = "extract"
-HELP = "extract saved pages (.html, .html.gz, folders of them) to JSON Lines, on all cores"
+HELP = "extract saved pages (.html, .html.gz, .warc[.gz], folders of them) to JSON Lines, on all cores"
 
 logger = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``forumcrawl extract``."""
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="page files or folders (searched recursively)")
+    parser.add_argument(
+        "paths", nargs="+", metavar="PATH", help="page or WARC files, or folders (searched recursively)"
+    )
     parser.add_argument("-o", "--output", metavar="OUT.jsonl", help="output file (default: standard output)")
     parser.add_argument("-j", "--jobs", type=int, default=0, help="worker processes (default: all cores)")
     parser.add_argument(
@@ -29,6 +31,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--cascade",
         metavar="A,B",
         help="comma-separated stages in order (default: the FORUMCRAWL_EXTRACT_CASCADE default)",
+    )
+    parser.add_argument(
+        "--value-filter",
+        action="store_true",
+        help="in the dom stage, drop blocks the Naive Bayes value model calls worthless",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=("process", "dask"),
+        default="process",
+        help="process: a pool on this machine (default); dask: a Dask cluster",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --engine dask: a running scheduler (tcp://host:8786); default: a local cluster of -j workers",
     )
     parser.add_argument(
         "--kind",
@@ -52,14 +70,24 @@ def run(args: argparse.Namespace) -> int:
         cascade = tuple(s.strip() for s in args.cascade.split(",") if s.strip())
     else:
         cascade = tuple(FORUMCRAWL_EXTRACT_CASCADE)
-    options = ExtractOptions(cascade=cascade, kind=args.kind, min_chars=FORUMCRAWL_EXTRACT_MIN_CHARS)
+    options = ExtractOptions(
+        cascade=cascade, kind=args.kind, min_chars=FORUMCRAWL_EXTRACT_MIN_CHARS, value_filter=args.value_filter
+    )
     if args.jobs < 0:
         raise CommandError("--jobs must be 0 (all cores) or more")
+    if args.scheduler and args.engine != "dask":
+        raise CommandError("--scheduler goes with --engine dask")
+    if args.engine == "dask":
+        from forumcrawl.engines import run_dask
+
+        records = run_dask(args.paths, options, scheduler=args.scheduler, n_workers=args.jobs or 2)
+    else:
+        records = extract_paths(args.paths, options=options, jobs=args.jobs or None)
     started = time.perf_counter()
     counts = {"pages": 0, "empty": 0, "errors": 0}
     out = Path(args.output).open("w", encoding="utf-8") if args.output else sys.stdout
     try:
-        for record in extract_paths(args.paths, options=options, jobs=args.jobs or None):
+        for record in records:
             counts["pages"] += 1
             if record.get("error"):
                 counts["errors"] += 1
@@ -67,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             elif not record.get("text"):
                 counts["empty"] += 1
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    except (FileNotFoundError, ValueError) as exc:
+    except (FileNotFoundError, ValueError, RuntimeError) as exc:
         raise CommandError(str(exc)) from exc
     finally:
         if out is not sys.stdout:
