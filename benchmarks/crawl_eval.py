@@ -1,0 +1,142 @@
+"""End-to-end crawl accuracy: crawl a forum with exact ground truth, score what was exported.
+
+Sites: the django-machina forum of ``../shared/forums/machina`` (start it first with its
+``start.sh``; truth in ``truth/truth.json``) and the three families of the built-in demo forum
+(``forumcrawl.mockforum``, served here). For each site the ``forum`` spider crawls from the front
+page with no example URL, then:
+
+- topic precision / recall: exported pages (canonical URLs) against the truth's thread pages;
+- per-page text, posts and fields: each exported thread page against the truth's posts of that
+  page, scored by ``forumcrawl.evaluation.evaluate`` (post found at token F1 >= 0.8, author exact).
+
+    python benchmarks/crawl_eval.py machina discuz phpbb static --json crawl.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from forumcrawl.evaluation import evaluate
+
+ROOT = Path(__file__).resolve().parents[1]
+MACHINA_TRUTH = ROOT.parent / "shared" / "forums" / "machina" / "truth" / "truth.json"
+
+CRAWL = """
+import json, sys
+from forumcrawl.runner import crawl
+start, feed, stats, rules = sys.argv[1:5]
+result = crawl("forum", [start], feed, settings={
+    "AUTOTHROTTLE_ENABLED": False, "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+    "FORUMCRAWL_RULES_DIR": rules, "LOG_LEVEL": "INFO"})
+json.dump(result, open(stats, "w"), default=str)
+"""
+
+
+def machina_truth(path: Path) -> tuple[str, dict[str, str], dict[str, list[dict[str, Any]]], dict[str, str]]:
+    """(start URL, alias → canonical, canonical page → gold posts, page → title) of machina."""
+    truth = json.loads(path.read_text("utf-8"))
+    aliases: dict[str, str] = dict(truth.get("topic_url_aliases", {}))
+    pages: dict[str, list[dict[str, Any]]] = {}
+    titles: dict[str, str] = {}
+    for thread in truth["threads"]:
+        aliases.update(thread.get("url_aliases", {}))
+        for url in thread["page_urls"]:
+            pages.setdefault(url, [])
+            titles[url] = thread["title"]
+        for post in thread["posts"]:
+            pages[post["page_url"]].append(
+                {"text": post["rendered_own_text"], "author": post["author"], "published": post["created"]}
+            )
+    return truth["meta"]["base_url"] + "/", aliases, pages, titles
+
+
+def mock_truth(server: Any) -> tuple[str, Any, dict[str, list[dict[str, Any]]], dict[str, str]]:
+    """The same for a served family of the demo forum (its canonical() resolves aliases)."""
+    truth = server.truth
+    pages: dict[str, list[dict[str, Any]]] = {}
+    titles: dict[str, str] = {}
+    for thread in truth.threads:
+        for url, posts in thread.pages.items():
+            if url in truth.broken:
+                continue
+            pages[truth.canonical(url)] = [
+                {"text": p.text, "author": p.author, "published": p.published} for p in posts
+            ]
+            titles[truth.canonical(url)] = thread.title
+    return server.url, truth, pages, titles
+
+
+def run_crawl(start: str, work: Path) -> tuple[list[dict[str, Any]], dict[str, Any], float]:
+    """Crawl ``start`` in a child process; the items, stats and wall time."""
+    feed, stats = work / "items.jsonl", work / "stats.json"
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-c", CRAWL, start, str(feed), str(stats), str(work / "rules")],
+        check=True, cwd=work, capture_output=True, text=True,
+    )
+    seconds = time.perf_counter() - started
+    items = [json.loads(line) for line in feed.read_text("utf-8").splitlines() if line.strip()]
+    return items, json.loads(stats.read_text("utf-8")), seconds
+
+
+def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str, Any]]],
+          titles: dict[str, str], work: Path) -> dict[str, Any]:
+    """Crawl one site and score it."""
+    items, stats, seconds = run_crawl(start, work)
+    exported = {canonical(item["url"]): item for item in items}
+    hits = set(exported) & set(pages)
+    gold_dir = work / "gold"
+    gold_dir.mkdir()
+    with (gold_dir / "gold.jsonl").open("w", encoding="utf-8") as fh:
+        for url, posts in pages.items():
+            record = {"id": url, "kind": "forum", "title": titles[url], "posts": posts,
+                      "text": "\n\n".join(p["text"] for p in posts)}
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    predictions = [{**item, "id": url} for url, item in exported.items() if url in pages]
+    report = evaluate(gold_dir, predictions).to_dict()
+    return {
+        "site": name,
+        "pages_fetched": stats.get("response_received_count"),
+        "seconds": round(seconds, 1),
+        "items": len(items),
+        "topic_precision": round(len(hits) / len(exported), 4) if exported else 0.0,
+        "topic_recall": round(len(hits) / len(pages), 4) if pages else 0.0,
+        "methods": {k.rsplit("/", 1)[1]: v for k, v in stats.items() if k.startswith("forumcrawl/extract/method/")},
+        "scores": report["overall"],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sites", nargs="+", help="machina and/or families of the demo forum")
+    parser.add_argument("--truth", type=Path, default=MACHINA_TRUTH, help="machina truth.json")
+    parser.add_argument("--json", type=Path, help="write the results here")
+    args = parser.parse_args(argv)
+    from forumcrawl.mockforum import serve
+
+    results = []
+    for name in args.sites:
+        with tempfile.TemporaryDirectory(prefix=f"crawl-{name}-") as tmp:
+            if name == "machina":
+                start, aliases, pages, titles = machina_truth(args.truth)
+                result = score(name, start, lambda u, a=aliases: a.get(u, u), pages, titles, Path(tmp))
+            else:
+                with serve(name) as server:
+                    start, truth, pages, titles = mock_truth(server)
+                    result = score(name, start, truth.canonical, pages, titles, Path(tmp))
+        results.append(result)
+        print(json.dumps(result, ensure_ascii=False)[:2000], flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
