@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,8 @@ def mock_truth(server: Any) -> tuple[str, Any, dict[str, list[dict[str, Any]]], 
     titles: dict[str, str] = {}
     for thread in truth.threads:
         for url, posts in thread.pages.items():
-            if url in truth.broken:
-                continue
+            if truth.broken.get(url, "wrong-charset") != "wrong-charset":
+                continue  # unreadable on purpose; a mislabelled charset still has its posts
             pages[truth.canonical(url)] = [
                 {"text": p.text, "author": p.author, "published": p.published} for p in posts
             ]
@@ -128,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
                 start, aliases, pages, titles = machina_truth(args.truth)
                 result = score(name, start, lambda u, a=aliases: a.get(u, u), pages, titles, Path(tmp))
             else:
-                with serve(name) as server:
+                # Relative times ("3 天前") are read against the fetch time: serve with the real clock.
+                with serve(name, now=datetime.now(timezone.utc).replace(tzinfo=None)) as server:
                     start, truth, pages, titles = mock_truth(server)
                     result = score(name, start, truth.canonical, pages, titles, Path(tmp))
         results.append(result)
