@@ -7,12 +7,15 @@ These read standard places (``<h1>``, ``<title>``, breadcrumb navigation, Open G
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit
 
 import lxml.html
 
-__all__ = ["PageMeta", "board", "page_links", "page_meta", "page_number", "title"]
+__all__ = ["PageMeta", "anchors", "board", "page_links", "page_meta", "page_number", "title"]
+
+_SKIPPED_SCHEMES = ("#", "javascript:", "mailto:", "tel:")
 
 _TITLE_SPLIT = re.compile(r"\s+[-|_–—·»]\s+|\s*[|_–—]\s*")
 _PAGE_KEYS = ("page", "pn", "pg", "p", "pagenum", "pageno")
@@ -146,23 +149,27 @@ def page_meta(tree: lxml.html.HtmlElement | None) -> PageMeta:
     return PageMeta(author=author, published=published)
 
 
-def page_links(tree: lxml.html.HtmlElement | None, base_url: str) -> list[str]:
-    """Absolute http(s) URLs of the page's ``<a href>`` links, fragments removed, in page order,
-    each once. Honours ``<base href>``. Reuses the parsed tree (no second parse for links)."""
+def anchors(tree: lxml.html.HtmlElement | None, base_url: str) -> Iterator[tuple[lxml.html.HtmlElement, str]]:
+    """Each ``<a href>`` with an http(s) target, in page order, with its absolute URL
+    (``<base href>`` honoured, fragment removed); skips ``javascript:``, ``mailto:`` and ``#``."""
     if tree is None:
-        return []
+        return
     base = base_url
     for href in tree.xpath("//base/@href")[:1]:
         base = urljoin(base_url, str(href).strip())
-    out: dict[str, None] = {}
-    for href in tree.xpath("//a/@href"):
-        href = str(href).strip()
-        if not href or href.startswith(("#", "javascript:", "mailto:", "tel:")):
+    for element in tree.iter("a"):
+        href = (element.get("href") or "").strip()
+        if not href or href.lower().startswith(_SKIPPED_SCHEMES):
             continue
         try:
             url = urldefrag(urljoin(base, href)).url
         except ValueError:
             continue
         if url.startswith(("http://", "https://")):
-            out[url] = None
-    return list(out)
+            yield element, url
+
+
+def page_links(tree: lxml.html.HtmlElement | None, base_url: str) -> list[str]:
+    """Absolute http(s) URLs of the page's links, in page order, each once. Reuses the parsed
+    tree (no second parse for links)."""
+    return list(dict.fromkeys(url for _, url in anchors(tree, base_url)))

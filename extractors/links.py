@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -28,6 +28,7 @@ from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from forumcrawl.document import Document, site_of
+from forumcrawl.extractors.fields import anchors
 
 __all__ = [
     "DEFAULT_ACTION_WORDS",
@@ -121,7 +122,6 @@ _WORD_RE = re.compile(r"[a-z]+")
 _DIGITS_RE = re.compile(r"\d+")
 _SPACE_RE = re.compile(r"\s+")
 _ACTION_WORDS = frozenset(DEFAULT_ACTION_WORDS)
-_SKIPPED_SCHEMES = ("#", "javascript:", "mailto:", "tel:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,21 +276,8 @@ def link_records(document: Document) -> list[LinkRecord]:
     tree = document.tree
     if tree is None:
         return []
-    base = document.url
-    for href in tree.xpath("//base/@href")[:1]:
-        base = urljoin(document.url, str(href).strip())
     root = tree.getroottree()
-    found: list[tuple[Any, str]] = []
-    for element in tree.iter("a"):
-        href = (element.get("href") or "").strip()
-        if not href or href.lower().startswith(_SKIPPED_SCHEMES):
-            continue
-        try:
-            url = urldefrag(urljoin(base, href)).url
-        except ValueError:
-            continue
-        if url.startswith(("http://", "https://")):
-            found.append((element, url))
+    found: list[tuple[Any, str]] = list(anchors(tree, document.url))
     paths = [
         tuple(str(a.tag) for a in reversed(list(element.iterancestors())) if isinstance(a.tag, str))
         + ("a",)
