@@ -726,7 +726,7 @@ class KeywordScoringExtractor(BaseEstimator):
             docs = [docs[i] for i in sorted(picked)]
         trees = [doc.tree for doc in docs]
         n = len(docs)
-        pages = [page_lines(tree) for tree in trees]
+        pages = [_lines(doc) for doc in docs]
         kept = _keep_lines(
             pages,
             prefix_chars=self.prefix_chars,
@@ -806,7 +806,12 @@ def _noise_body(locator: str) -> bool:
     )
 
 
-def body_coverage(tree: HtmlElement, bodies: Sequence[HtmlElement]) -> float:
+def _lines(document: Document) -> list[Line]:
+    """The document's KSF lines, walked once per page however often they are needed."""
+    return document.derived("ksf.lines", lambda: page_lines(document.tree))
+
+
+def body_coverage(tree: HtmlElement, bodies: Sequence[HtmlElement], lines: Sequence[Line] | None = None) -> float:
     """Share of the page's prose (long, mostly unlinked lines) that lies inside ``bodies``.
 
     A thread's posts are most of what a reader reads on its page; a sidebar, a code block or
@@ -815,7 +820,7 @@ def body_coverage(tree: HtmlElement, bodies: Sequence[HtmlElement]) -> float:
     """
     inside = {el for body in bodies for el in body.iter()}
     total = covered = 0
-    for line in page_lines(tree):
+    for line in page_lines(tree) if lines is None else lines:
         chars = len(line.text)
         if chars < _PROSE_CHARS or line.link_chars > _PROSE_LINK_RATIO * chars:
             continue
@@ -843,6 +848,6 @@ def extract_single(document: Document, *, now: datetime | None = None) -> list[P
     if _noise_body(rule.body):
         return []
     needed = _SINGLE_COVERAGE_REPEATED if rule.container else _SINGLE_COVERAGE
-    if body_coverage(tree, select(tree, rule.body)) < needed:
+    if body_coverage(tree, select(tree, rule.body), _lines(document)) < needed:
         return []
     return apply_rule(rule, document, now=now)

@@ -9,8 +9,10 @@ their superset. Parsing is lazy: an extractor that only needs text lines pays fo
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import lxml.etree
@@ -21,6 +23,8 @@ from w3lib.encoding import (
     read_bom,
     resolve_encoding,
 )
+
+T = TypeVar("T")
 
 __all__ = ["DEFAULT_MAX_BYTES", "Document", "DocumentError", "decode_html", "site_of"]
 
@@ -195,9 +199,7 @@ class Document:
     html: str
     url: str = ""
     encoding: str = "utf-8"
-    _tree_cache: dict[str, lxml.html.HtmlElement | None] = field(
-        default_factory=dict, repr=False
-    )
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_bytes(
@@ -224,9 +226,14 @@ class Document:
     @property
     def tree(self) -> lxml.html.HtmlElement | None:
         """The page's lxml tree, parsed once on first access (``None`` when empty)."""
-        if "tree" not in self._tree_cache:
-            self._tree_cache["tree"] = _parse(self.html)
-        return self._tree_cache["tree"]
+        return self.derived("tree", lambda: _parse(self.html))  # type: ignore[no-any-return]
+
+    def derived(self, key: str, make: Callable[[], T]) -> T:
+        """``make()``, computed once per page and kept under ``key``: a walk over the page that
+        several extractors (or one extractor twice) need is done once, like the parse."""
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]  # type: ignore[no-any-return]
 
     @cached_property
     def site(self) -> str:

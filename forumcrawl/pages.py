@@ -72,7 +72,7 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
     if rule_data is None:
         posts = extract_single(doc, now=now)
         rule_id = None
-        if posts and _chars(p.text for p in posts) < SINGLE_PAGE_MIN_SHARE * _chars([cascade.cx.extract(doc).text]):
+        if posts and _chars(p.text for p in posts) < SINGLE_PAGE_MIN_SHARE * _chars([cascade.cx_text(doc)]):
             return None
     else:
         rule = cascade.ksf_rule(rule_data)
@@ -103,7 +103,7 @@ def _dom_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
 
 def _cx_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
     """Line-block distribution (seed 004): needs no learning, works on any page."""
-    text = cascade.cx.extract(doc).text
+    text = cascade.cx_text(doc)
     return Extraction("cx", text) if text else None
 
 
@@ -146,6 +146,10 @@ class Cascade:
         self.value_model = value_model
         self.cx = LineBlockExtractor()
         self._rules: dict[str, KsfRule] = {}
+
+    def cx_text(self, doc: Document) -> str:
+        """The line-block text of ``doc``, computed once per page (two stages may ask)."""
+        return doc.derived("cx.text", lambda: self.cx.extract(doc).text)
 
     def ksf_rule(self, data: dict[str, Any]) -> KsfRule:
         """The rule object for ``data``, built once per rule id (rules are applied per page)."""
