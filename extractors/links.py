@@ -44,6 +44,7 @@ __all__ = [
     "path_similarity",
     "structure_parts",
     "text_width",
+    "url_pattern",
 ]
 
 #: URL words of post and article pages (paper §1.2.1: bbs, thread, blog, club) plus the
@@ -69,8 +70,10 @@ DEFAULT_KEYWORDS = (
     "viewtopic",
 )
 
-#: URL words of navigation and actions (reply, log in, profiles, feeds): the counterpart of the
-#: keywords, so that ``tid=`` in a reply link does not make it a post.
+#: URL words of navigation and actions (reply, log in, profiles, feeds, redirects): the
+#: counterpart of the keywords, so that ``tid=`` in a reply or last-post redirect link does not
+#: make it a post. A word that is the key of a numeric id (``?post=3169``) names the object the
+#: URL shows, not an action, and does not count.
 DEFAULT_ACTION_WORDS = (
     "edit",
     "favorite",
@@ -109,6 +112,7 @@ FEATURE_NAMES = (
     "numeric_id",
     "anchor_length",
     "has_title",
+    "pattern_anchor_length",
     "path_similarity",
     "group_share",
 )
@@ -122,6 +126,9 @@ _WORD_RE = re.compile(r"[a-z]+")
 _DIGITS_RE = re.compile(r"\d+")
 _SPACE_RE = re.compile(r"\s+")
 _ACTION_WORDS = frozenset(DEFAULT_ACTION_WORDS)
+#: A path segment of this many words or more is a title slug (``how-do-i-search-files-292``):
+#: its words are the post's, not the URL's, so they say nothing of the link's kind.
+_SLUG_WORDS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +162,9 @@ class LinkRecord:
     group_size: int = 1
     #: Links on the page.
     n_links: int = 1
+    #: Widest anchor text (:func:`text_width`) among the page's links with this link's
+    #: :func:`url_pattern`, this link included.
+    pattern_width: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values (tag path as a list), e.g. for ``request.meta``."""
@@ -260,6 +270,35 @@ def structure_parts(tag_paths: Sequence[tuple[str, ...]]) -> list[tuple[float, f
     return [(*parts[path], len(groups[path])) for path in tag_paths]
 
 
+def url_pattern(href: str) -> str:
+    """The URL's structure: host, path and query keys, with every part holding a digit as ``*``.
+
+    Links of one kind (a forum's topic links, its post arrows, its profile links) share a
+    pattern however their ids and slugs differ; word values such as ``mod=redirect`` stay, since
+    they name what the link does.
+
+    >>> url_pattern("http://h/forum/debian-2/topic/how-292/?post=3169")
+    'h/forum/*/topic/*/?post=*'
+    >>> url_pattern("http://h/forum.php?tid=835&mod=redirect&goto=lastpost")
+    'h/forum.php?goto=lastpost&mod=redirect&tid=*'
+    """
+    parts = urlsplit(href)
+    segments = ["*" if _DIGITS_RE.search(s) else s for s in parts.path.split("/")]
+    query = sorted(
+        f"{k}={'*' if _DIGITS_RE.search(v) else v}"
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+    )
+    return f"{parts.netloc.lower()}{'/'.join(segments)}" + (f"?{'&'.join(query)}" if query else "")
+
+
+def _pattern_widths(hrefs: Sequence[str], texts: Sequence[str]) -> list[int]:
+    widest: dict[str, int] = {}
+    patterns = [url_pattern(h) for h in hrefs]
+    for pattern, text in zip(patterns, texts):
+        widest[pattern] = max(widest.get(pattern, 0), text_width(text))
+    return [widest[p] for p in patterns]
+
+
 def _anchor_text(element: Any) -> str:
     text = _SPACE_RE.sub(" ", element.text_content()).strip()
     if not text:
@@ -284,10 +323,12 @@ def link_records(document: Document) -> list[LinkRecord]:
         for element, _ in found
     ]
     parts = structure_parts(paths)
+    texts = [_anchor_text(element) for element, _ in found]
+    widths = _pattern_widths([url for _, url in found], texts)
     return [
         LinkRecord(
             href=url,
-            text=_anchor_text(element),
+            text=text,
             title=(element.get("title") or "").strip(),
             xpath=root.getpath(element),
             tag_path=path,
@@ -297,15 +338,22 @@ def link_records(document: Document) -> list[LinkRecord]:
             sp=sp,
             group_size=m,
             n_links=len(found),
+            pattern_width=width,
         )
-        for position, ((element, url), path, (st, sp, m)) in enumerate(
-            zip(found, paths, parts), start=1
+        for position, ((element, url), path, (st, sp, m), text, width) in enumerate(
+            zip(found, paths, parts, texts, widths), start=1
         )
     ]
 
 
 class LinkFeaturizer(TransformerMixin, BaseEstimator):
     """Turns :class:`LinkRecord` objects into the paper's link features (seed 002 §1.2).
+
+    Beyond the paper: a URL keyword counts only when no action word does (a last-post redirect
+    carries ``tid=`` too), and ``pattern_anchor_length`` gives an icon or arrow link with no text
+    the anchor width of the widest link sharing its :func:`url_pattern` on the page (a
+    ``?post=`` arrow takes that of the "Re: <title>" links of the same pattern), so that empty
+    anchors of post links do not read as navigation.
 
     Parameters
     ----------
@@ -368,17 +416,20 @@ class LinkFeaturizer(TransformerMixin, BaseEstimator):
         path = parts.path.lower()
         query = parse_qsl(parts.query, keep_blank_values=True)
         last = path.rstrip("/").rsplit("/", 1)[-1]
-        tokens = set(_WORD_RE.findall(f"{path}?{parts.query.lower()}"))
+        tokens = _url_words(path, query)
+        id_keys = {k.lower() for k, v in query if v.isdigit()}
+        action = bool((tokens - id_keys) & _ACTION_WORDS)
         row = [
             float(site_of(record.href) == site_of(record.base_url)),
             float(bool(_DATE_RE.search(parts.path + "?" + parts.query))),
-            float(bool(tokens & words)),
-            float(bool(tokens & _ACTION_WORDS)),
+            float(bool(tokens & words) and not action),
+            float(action),
             float(len([s for s in path.split("/") if s])),
             float(len(query)),
             float(bool(_DIGITS_RE.search(last)) or any(v.isdigit() for _, v in query)),
             float(np.log1p(text_width(record.text))),
             float(bool(record.title)),
+            float(np.log1p(record.pattern_width)),
         ]
         if self.structural:
             row += [
@@ -386,6 +437,18 @@ class LinkFeaturizer(TransformerMixin, BaseEstimator):
                 record.group_size / max(record.n_links, 1),
             ]
         return row
+
+
+def _url_words(path: str, query: list[tuple[str, str]]) -> set[str]:
+    """The URL's own words: path segments (not title slugs), query keys and values."""
+    words: set[str] = set()
+    for segment in path.split("/"):
+        found = _WORD_RE.findall(segment)
+        if len(found) < _SLUG_WORDS:
+            words.update(found)
+    for key, value in query:
+        words.update(_WORD_RE.findall(f"{key.lower()} {value.lower()}"))
+    return words
 
 
 def _as_record(value: Any) -> LinkRecord:

@@ -285,6 +285,8 @@ def _card(links: LabelledLinks, scores: dict[str, dict[str, float]], args: argpa
           seconds: float) -> dict[str, Any]:
     import sklearn
 
+    from forumcrawl.extractors.links import FEATURE_NAMES
+
     counts: dict[str, list[int]] = {}
     for site, label in zip(links.sites, links.labels):
         counts.setdefault(site, [0, 0])[label] += 1
@@ -292,6 +294,7 @@ def _card(links: LabelledLinks, scores: dict[str, dict[str, float]], args: argpa
         "model": "LinkFeaturizer → StandardScaler → CalibratedClassifierCV(SVC(kernel='linear'), "
         "method='sigmoid', ensemble=False)",
         "trained": date.today().isoformat(),
+        "features": list(FEATURE_NAMES),
         "sklearn_version": sklearn.__version__,
         "training_seconds": round(seconds, 1),
         "labels": "no hand labels: a link is positive when its target is a thread page of the "
@@ -320,6 +323,7 @@ def _markdown(card: dict[str, Any]) -> str:
         f"- Model: {card['model']}",
         f"- Trained: {card['trained']} with scikit-learn {card['sklearn_version']} "
         f"({card['training_seconds']} s); rebuild with `forumcrawl train links`.",
+        f"- Features: {', '.join(card['features'])}.",
         f"- Labels: {card['labels']}.",
         f"- Parameters: {card['parameters']}.",
         f"- Storage: {card['storage']}.",
