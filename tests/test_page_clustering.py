@@ -14,6 +14,7 @@ from forumcrawl.extractors.page_clustering import (
     cluster_f_measure,
     cluster_pages,
     column_similarity,
+    refine_clusters,
 )
 
 
@@ -53,6 +54,44 @@ def test_omega_e_blocks_a_dissimilar_pair() -> None:
     # s({0,1,2}) = 0.897 < 0.9 anyway; with Ωg = 0.85 the pair (0, 2) at 0.79 < Ωe = 0.8 blocks.
     assert cluster_pages(cs, omega_g=0.85, omega_e=0.8).tolist() == [0, 0, 1]
     assert cluster_pages(cs, omega_g=0.85, omega_e=0.7).tolist() == [0, 0, 0]
+
+
+def test_pair_failing_omega_e_is_skipped_not_final() -> None:
+    cs = np.full((5, 5), 0.5)
+    cs[0, 1] = cs[1, 0] = 0.99
+    cs[1, 2] = cs[2, 1] = 0.985
+    cs[0, 2] = cs[2, 0] = 0.79
+    cs[3, 4] = cs[4, 3] = 0.92
+    np.fill_diagonal(cs, 1.0)
+    # After {0,1}: s({0,1,2}) = (0.99 + 0.985 + 0.79) / 3 = 0.9217 beats s({3,4}) = 0.92 but fails
+    # Ωe; the printed pseudo-code would stop there and leave 3 and 4 apart.
+    assert cluster_pages(cs).tolist() == [0, 0, 1, 2, 2]
+
+
+def three_templates() -> np.ndarray:
+    # 10 thread pages (es 0.95), then 3 list pages and 3 profile pages (es 0.98 inside, 0.7
+    # between them), every non-thread page at 0.3 from the threads.
+    es = np.full((16, 16), 0.3)
+    es[:10, :10] = 0.95
+    es[10:, 10:] = 0.7
+    es[10:13, 10:13] = es[13:, 13:] = 0.98
+    np.fill_diagonal(es, 1.0)
+    return es
+
+
+def test_refine_splits_a_group_on_its_own_columns() -> None:
+    es = three_templates()
+    cs = column_similarity(es)
+    # Whole rows: list/profile cs = 1 - 2·(2·0.28 + 0.3) / 16 = 0.8925, s of the six pages
+    # (6·0.9975 + 9·0.8925) / 15 = 0.934 > Ωg: one group.
+    assert cs[10, 13] == pytest.approx(0.8925)
+    first = cluster_pages(cs)
+    assert first.tolist() == [0] * 10 + [1] * 6
+    # Own columns: cs = 1 - 2·(2·0.28 + 0.3) / 6 = 0.713 < Ωe, so the group splits.
+    assert refine_clusters(es, first).tolist() == [0] * 10 + [1] * 3 + [2] * 3
+    assert refine_clusters(1.0 - es, first).tolist() == [0] * 10 + [1] * 3 + [2] * 3
+    assert TemplateClustering().fit_predict(1.0 - es).tolist() == [0] * 10 + [1] * 3 + [2] * 3
+    assert TemplateClustering(refine=False).fit_predict(1.0 - es).tolist() == first.tolist()
 
 
 def test_estimator_on_precomputed_distances() -> None:

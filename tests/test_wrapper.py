@@ -106,3 +106,25 @@ def test_page_that_fits_no_template(pages: dict[str, Document], threads: list[st
     other = Document.from_text("<html><body><p>hello</p></body></html>", "http://other.test/")
     assert extract_with_templates(rule, other) is None
     assert template_stage(rule, other, datetime(2024, 1, 1)) is None
+
+
+def hand_page(i: int, *, nav: int = 20, author: bool = True) -> Document:
+    """A thread page: a navigation of ``nav`` links, a title, and three posts."""
+    links = "".join(f"<li>n{k}</li>" for k in range(nav))
+    posts = "".join(
+        f"<div class=p>{f'<b>user{i}{k}</b>' if author else ''}<span>2024-01-0{k + 1} 10:0{i}</span><p>post {k} of page {i}: {'words ' * (i + k)}</p></div>"
+        for k in range(3)
+    )
+    html = f"<html><head><title>Topic {i}</title></head><body><ul>{links}</ul><h1>Topic {i}</h1><div id=posts>{posts}</div></body></html>"
+    return Document.from_text(html, f"http://hand.test/t{i}")
+
+
+def test_required_nodes_tolerance() -> None:
+    """A page may miss a few required nodes outside the post list, none inside it."""
+    model = WrapperInducer().fit([hand_page(i) for i in range(1, 5)])
+    assert model.page_type_ == "thread"
+    one_link_short = model.extract(hand_page(6, nav=19))  # 1 of ~24 page-level nodes missing
+    assert one_link_short is not None
+    assert [p.author for p in one_link_short.posts] == ["user60", "user61", "user62"]
+    assert model.extract(hand_page(6, nav=14)) is None  # a quarter of them missing
+    assert model.extract(hand_page(6, author=False)) is None  # a post-list node missing
