@@ -42,18 +42,22 @@ def loso_table(links: LabelledLinks) -> None:
               f"| {b['precision']:.3f} | {b['recall']:.3f} | {b['f1']:.3f} |")
 
 
-def fetches_before(start: str, topics: set[str], n_threads: int, *, scoring: bool) -> tuple[int, int]:
-    """Crawl ``start`` for real; (fetches until the n-th thread page, thread pages seen)."""
+def fetches_before(
+    start: str, topics: set[str], n_threads: int, *, scoring: bool, learning: bool = True
+) -> tuple[int, int]:
+    """Crawl ``start`` for real; (fetches until the n-th thread page, thread pages seen).
+
+    With ``learning`` off, no USC rule ever steers the crawl: the classifier's effect alone."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.conftest import run_crawl
 
     settings = {
         "LOG_LEVEL": "DEBUG",
-        "CLOSESPIDER_PAGECOUNT": 6 * n_threads,
+        "CLOSESPIDER_PAGECOUNT": 25 * n_threads,
         "CONCURRENT_REQUESTS_PER_DOMAIN": 4,
     }
-    if scoring:
-        settings["SPIDER_MIDDLEWARES"] = {"forumcrawl.middlewares.LinkScoringMiddleware": 600}
+    settings["FORUMCRAWL_LINK_SCORING_ENABLED"] = scoring  # the middleware is on in the project settings
+    settings["FORUMCRAWL_LEARN_ENABLED"] = learning
     with tempfile.TemporaryDirectory() as tmp:
         result = run_crawl(Path(tmp), [start], settings=settings, timeout=900)
     fetched = threads = 0
