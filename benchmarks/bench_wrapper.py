@@ -214,7 +214,7 @@ def run_site(site: Site, n_sample: int, seed: int) -> None:
     docs = [site.docs[u] for u in chosen]
     counts = {t: sum(site.types[u] == t for u in chosen) for t in ("thread", "list", "profile", "other")}
     t0 = time.perf_counter()
-    trees = page_trees(docs)
+    trees = page_trees(docs, classes=True)
     sim = similarity_matrix(trees, method="stm")
     labels = TemplateClustering().fit(1.0 - sim).labels_
     cluster_seconds = time.perf_counter() - t0

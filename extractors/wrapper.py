@@ -567,7 +567,7 @@ def learn_templates(
     ``page_types`` each cluster's type, for USC to pick its topic cluster.
     """
     docs = [d for d in documents if d.tree is not None]
-    trees = page_trees(docs)
+    trees = page_trees(docs, classes=True)
     if len(docs) < min_pages:
         return {"version": RULE_VERSION, "rule_id": None, "templates": [], "cluster_of": {}}
     sim = similarity_matrix(trees, method="stm")
@@ -578,7 +578,7 @@ def learn_templates(
         members = np.flatnonzero(labels == k)
         if len(members) < min_pages:
             continue
-        template = induce(page_trees([docs[i] for i in members], classes=True), lam)
+        template = induce([trees[i] for i in members], lam)
         for i in members:
             cluster_of[docs[i].url] = len(templates)
         templates.append(template.to_dict())

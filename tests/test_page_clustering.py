@@ -120,6 +120,17 @@ def test_estimator_on_documents() -> None:
     assert labels.tolist() == [0, 0, 1, 0, 1]
 
 
+def test_class_tokens_separate_same_tag_templates() -> None:
+    def page(i: int, kind: str) -> Document:
+        rows = "".join(f"<div class={kind}-row><span class={kind}-cell>{k}</span></div>" for k in range(3))
+        body = f"<div class={kind}-head><h2>{kind}</h2></div><div class={kind}-main>{rows}</div>"
+        return Document.from_text(f"<html><body>{body}</body></html>", f"http://x.test/{kind}{i}")
+
+    docs = [page(i, kind) for kind in ("profile", "login") for i in range(3)]
+    assert TemplateClustering(metric="tree").fit_predict(docs).tolist() == [0, 0, 0, 1, 1, 1]
+    assert TemplateClustering(metric="tree", classes=False).fit_predict(docs).tolist() == [0] * 6
+
+
 def test_cluster_f_measure_formulas_6_7() -> None:
     assert cluster_f_measure([0, 0, 1, 1], [5, 5, 7, 7]) == 1.0
     # True {a,a,a,b}; found {0,0},{1,1}: class a best F = 2·1·(2/3)/(1+2/3) = 0.8 with weight 3/4;
