@@ -9,13 +9,14 @@ than a switch inside ``forum``) keep the embedded spiders' contract intact: ``fo
 scheduler, dupefilter, rule store and pipelines, see :mod:`forumcrawl.addon`).
 
 Each page's response is marked for :class:`~forumcrawl.redis.middleware.LeaseAckMiddleware`: a
-page held until its site's rules exist keeps its lease, so a worker killed before learning loses
-nothing.
+page held until its site's rules exist keeps its lease until the response whose callback exported
+the held pages is acknowledged, so a worker killed before or during learning loses nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import scrapy
@@ -24,7 +25,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response
 
-from forumcrawl.document import site_of
+from forumcrawl.document import Document, site_of
 from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, connect, push_seeds
 from forumcrawl.redis.middleware import PARK_META, RELEASE_META
 from forumcrawl.spiders.base import SiteSpider, parse_start_urls
@@ -35,6 +36,13 @@ __all__ = ["ForumRedisSpider", "NewsRedisSpider", "RedisSiteSpider"]
 
 #: Seeds taken from Redis per round trip.
 SEED_BATCH = 100
+
+
+@dataclass(frozen=True)
+class _Released:
+    """Yielded by :meth:`RedisSiteSpider.learn_and_release` once the held pages are exported."""
+
+    site: str
 
 
 class RedisSiteSpider(SiteSpider):
@@ -98,27 +106,46 @@ class RedisSiteSpider(SiteSpider):
         if requests:
             raise DontCloseSpider
 
-    def mark_response(self, response: Response, site: str) -> None:
-        """Tell the lease middleware whether the page waits for its site's rules."""
-        if self.learner is None:
-            return
-        if self.learner.model(site) is None:
-            response.meta[PARK_META] = site
-        else:
-            response.meta[RELEASE_META] = site
+    def document(self, response: Response) -> Document | None:
+        """Also mark a page the crawl loop is about to hold: it keeps its lease until released.
+
+        The spider decides to hold a page right after this returns, with no await in between, so
+        the mark cannot disagree with the decision.
+        """
+        doc = super().document(response)
+        if doc is not None and doc.tree is not None and self.learner is not None:
+            if self.learner.model(doc.site) is None:
+                response.meta[PARK_META] = doc.site
+        return doc
+
+    async def learn_and_release(self, site: str) -> AsyncIterator[Any]:
+        """As in :class:`SiteSpider`, then a marker: this callback exported the held pages."""
+        async for item in super().learn_and_release(site):
+            yield item
+        yield _Released(site)
+
+    async def _marked(self, response: Response, output: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        """``output`` without release markers, which become ``RELEASE_META`` on ``response``.
+
+        Only this response carries the held pages' items, so only its acknowledgement (after those
+        items are written) may acknowledge the held pages' leases; a page parsed elsewhere after
+        the model exists must not.
+        """
+        async for value in output:
+            if isinstance(value, _Released):
+                response.meta[RELEASE_META] = value.site
+            else:
+                yield value
 
     async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
-        site = site_of(response.url)
-        if site not in self.sites:
+        if site_of(response.url) not in self.sites:
             self.refresh_sites()
-        async for value in super().parse(response, **kwargs):
+        async for value in self._marked(response, super().parse(response, **kwargs)):
             yield value
-        self.mark_response(response, site)
 
     async def learn_now(self, response: Response, site: str) -> AsyncIterator[Any]:
-        async for item in super().learn_now(response, site):
+        async for item in self._marked(response, super().learn_now(response, site)):
             yield item
-        self.mark_response(response, site)
 
 
 class ForumRedisSpider(RedisSiteSpider, ForumSpider):

@@ -137,11 +137,6 @@ def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_serv
     assert learned([f for _, f in workers]) == 1, "the rules must be learned once"
 
 
-@pytest.mark.skip(
-    reason="known defect (issue 5 open): one run in two lost 2 of 57 thread pages (Discuz page 3/4 "
-    "aliases) after the SIGKILL; a test that passes only sometimes proves nothing, so it is off "
-    "until the cause is fixed"
-)
 def test_sigkill_a_worker_and_finish_with_another(tmp_path, redis_server, forum_servers):
     server = forum_servers["discuz"]
     truth = server.truth

@@ -10,7 +10,8 @@ is in Redis before the ack; a local feed file may still hold the last items in i
 when a worker is killed (set ``FEED_EXPORT_BATCH_ITEM_COUNT`` to close files sooner).
 
 The Redis spiders mark ``response.meta`` with the site a page is held for (``forumcrawl_park``)
-or whose held pages were just exported (``forumcrawl_release``); see :mod:`forumcrawl.spiders.redis`.
+or whose held pages this response's output exported (``forumcrawl_release``); see
+:mod:`forumcrawl.spiders.redis`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PARK_META", "RELEASE_META", "LeaseAckMiddleware"]
 
-#: ``response.meta`` key: the site whose rules this page waits for (keep the lease until then).
+#: ``response.meta`` key: the site whose held pages include this one (keep its lease till released).
 PARK_META = "forumcrawl_park"
 #: ``response.meta`` key: the site whose held pages this response exported.
 RELEASE_META = "forumcrawl_release"

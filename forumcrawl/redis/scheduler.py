@@ -50,8 +50,9 @@ logger = logging.getLogger(__name__)
 #: ``request.meta`` key holding the lease (the request's exact JSON in the leases ZSET).
 LEASE_META = "forumcrawl_lease"
 #: Signal ``(lease, park, release, abandon)``: a leased request's results are durable (ack it), or
-#: its page is held until site ``park``'s rules exist, or (``abandon``) its results were lost and the
-#: lease is left to expire; ``release``: that site's rules exist and its held pages were exported.
+#: its page is held until site ``park``'s held pages are exported, or (``abandon``) its results were
+#: lost and the lease is left to expire; ``release``: this response exported that site's held pages,
+#: so their leases share its fate (acknowledged, or left to expire with ``abandon``).
 lease_finished = object()
 
 #: Longest pause between reconnection attempts during an outage (seconds).
@@ -110,7 +111,7 @@ class LeasedRedisScheduler(BaseScheduler):
         self._acks: list[str] = []
         self._held: set[str] = set()
         self._parked: defaultdict[str, set[str]] = defaultdict(set)
-        self._released: set[str] = set()
+        self._released: dict[str, bool] = {}
         self._remote_empty = False
         self._outage_since: float | None = None
         self._retry_at = 0.0
@@ -294,20 +295,24 @@ class LeasedRedisScheduler(BaseScheduler):
     def _on_lease_finished(
         self, lease: str | None = None, park: str | None = None, release: str | None = None, abandon: bool = False
     ) -> None:
-        if abandon and lease is not None:
-            self._held.discard(lease)
-            lease = None
         if release is not None:
-            self._released.add(release)
+            self._released[release] = not abandon
             for parked in self._parked.pop(release, ()):
-                self._done(parked)
+                self._settle(parked, durable=not abandon)
         if lease is not None:
             if park is not None and park not in self._released:
                 self._parked[park].add(lease)
-            else:
-                self._done(lease)
+            else:  # a held page whose releasing response was settled first shares its fate
+                self._settle(lease, durable=not abandon and self._released.get(park or "", True))
         if self._outage_since is None:
             self._flush()
+
+    def _settle(self, lease: str, *, durable: bool) -> None:
+        """Acknowledge ``lease``, or stop renewing it so that it expires and is crawled again."""
+        if durable:
+            self._done(lease)
+        else:
+            self._held.discard(lease)
 
     # -- idle, renewal, wake-up ------------------------------------------------------------------
 
