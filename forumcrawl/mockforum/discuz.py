@@ -147,14 +147,14 @@ class Discuz(Family):
                     if post.attachment:
                         self.add_broken(self._attachment_href(post), "binary",
                                         lambda p=post: self.binary(p.pid))
-        for user in plan.users:
-            self.add_page(self.user_href(user), lambda u=user: self.user(u))
-            self.disallowed.add(self._group_href(user))
-        self.disallowed.add(self.ADMIN)
-        self.add_broken(self.ANNOUNCEMENT, "truncated", lambda: self.truncated(self.announcement()))
-        self.add_broken(self._missing_href(), "not-found", self.not_found)
-        self.add_broken(self.SIGN, "server-error", self.server_error)
-        self.add_broken(self.GUIDE, "empty", self.empty)
+        self.disallowed.update(self._group_href(user) for user in plan.users)
+        self.add_user_and_broken_pages(
+            plan.users,
+            truncated=(self.ANNOUNCEMENT, self.announcement),
+            not_found=self._missing_href(),
+            server_error=self.SIGN,
+            empty=self.GUIDE,
+        )
 
     # -- chrome -----------------------------------------------------------------------------------
 

@@ -12,13 +12,13 @@ import html
 import random
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
-from forumcrawl.mockforum.plan import Plan, Post, Thread
+from forumcrawl.mockforum.plan import Plan, Post, Thread, User
 from forumcrawl.mockforum.times import iso
 from forumcrawl.mockforum.truth import PostTruth, SiteTruth, ThreadTruth
 
@@ -67,6 +67,8 @@ class Family:
     query_encoding: ClassVar[str] = "utf-8"
     #: robots.txt ``Disallow`` prefixes (path plus query, as requested).
     disallow: ClassVar[tuple[str, ...]]
+    #: The admin area: linked from the pages, forbidden by robots.txt.
+    ADMIN: ClassVar[str]
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
@@ -88,6 +90,22 @@ class Family:
 
     def time_text(self, moment: datetime) -> tuple[str, datetime]:
         """How a post header writes ``moment``, and the time that text denotes."""
+        raise NotImplementedError
+
+    def user_href(self, user: User) -> str:
+        """Canonical link of a user's profile page."""
+        raise NotImplementedError
+
+    def user(self, user: User) -> Page:
+        """A user's profile page."""
+        raise NotImplementedError
+
+    def not_found(self) -> Page:
+        """The site's 404 page."""
+        raise NotImplementedError
+
+    def server_error(self) -> Page:
+        """The site's 500 page."""
         raise NotImplementedError
 
     # -- routing --------------------------------------------------------------------------------
@@ -116,6 +134,26 @@ class Family:
     def add_broken(self, href: str, kind: str, render: Callable[[], Page]) -> None:
         """Register a broken page."""
         self.routes[href] = Route("broken", render=render, kind=kind)
+
+    def add_user_and_broken_pages(
+        self,
+        users: Iterable[User],
+        *,
+        truncated: tuple[str, Callable[[], Page]],
+        not_found: str,
+        server_error: str,
+        empty: str,
+    ) -> None:
+        """Every family's common pages: user profiles, the (robots-forbidden) admin area, and one
+        broken page of each kind; ``truncated`` names the page that is served cut off."""
+        for user in users:
+            self.add_page(self.user_href(user), lambda u=user: self.user(u))
+        self.disallowed.add(self.ADMIN)
+        href, render = truncated
+        self.add_broken(href, "truncated", lambda: self.truncated(render()))
+        self.add_broken(not_found, "not-found", self.not_found)
+        self.add_broken(server_error, "server-error", self.server_error)
+        self.add_broken(empty, "empty", self.empty)
 
     def is_disallowed(self, target: str) -> bool:
         """Whether robots.txt forbids ``target`` (a root-relative path with query)."""

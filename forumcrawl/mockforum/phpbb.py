@@ -104,13 +104,13 @@ class PhpBB(Family):
                 if post.attachment:
                     self.add_broken(self._download(post), "binary",
                                     lambda p=post: self.binary(p.pid))
-        for user in plan.users:
-            self.add_page(self.user_href(user), lambda u=user: self.user(u))
-        self.disallowed.add(self.ADMIN)
-        self.add_broken(self.FAQ, "truncated", lambda: self.truncated(self.faq()))
-        self.add_broken(self._missing(), "not-found", self.not_found)
-        self.add_broken(self.ONLINE, "server-error", self.server_error)
-        self.add_broken(self.TEAM, "empty", self.empty)
+        self.add_user_and_broken_pages(
+            plan.users,
+            truncated=(self.FAQ, self.faq),
+            not_found=self._missing(),
+            server_error=self.ONLINE,
+            empty=self.TEAM,
+        )
 
     # -- chrome -----------------------------------------------------------------------------------
 

@@ -110,13 +110,13 @@ class Static(Family):
                 if post.attachment:
                     self.add_broken(self._attachment_href(post), "binary",
                                     lambda p=post: self.binary(p.pid))
-        for user in plan.users:
-            self.add_page(self.user_href(user), lambda u=user: self.user(u))
-        self.disallowed.add(self.ADMIN)
-        self.add_broken(self.ANNOUNCEMENT, "truncated", lambda: self.truncated(self.announcement()))
-        self.add_broken(self._missing_href(), "not-found", self.not_found)
-        self.add_broken(self.SIGN, "server-error", self.server_error)
-        self.add_broken(self.GUIDE, "empty", self.empty)
+        self.add_user_and_broken_pages(
+            plan.users,
+            truncated=(self.ANNOUNCEMENT, self.announcement),
+            not_found=self._missing_href(),
+            server_error=self.SIGN,
+            empty=self.GUIDE,
+        )
 
     # -- chrome -----------------------------------------------------------------------------------
 
