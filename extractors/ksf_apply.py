@@ -83,10 +83,34 @@ def _simple_xpath(selector: str) -> lxml.etree.XPath | None:
     return lxml.etree.XPath(_translator.css_to_xpath(selector, prefix="descendant-or-self::"))
 
 
+_CLASS_SELECTOR = re.compile(r"([A-Za-z][\w-]*)?((?:\.[\w-]+)+)")
+
+
+@lru_cache(maxsize=1024)
+def _class_prefilter(selector: str) -> tuple[lxml.etree.XPath, frozenset[str]] | None:
+    """For ``tag.a.b`` selectors: a cheap XPath (substring tests on ``@class``) and the class
+    tokens each candidate must carry. cssselect's exact class test (``concat`` of
+    ``normalize-space``) costs about as much as parsing a small page; the substring test passes
+    few false candidates, which the token check then drops."""
+    found = _CLASS_SELECTOR.fullmatch(selector)
+    if found is None:
+        return None
+    tag, classes = found.group(1) or "*", frozenset(found.group(2)[1:].split("."))
+    if any("'" in c for c in classes):
+        return None
+    tests = " and ".join(f"contains(@class, '{c}')" for c in sorted(classes))
+    return lxml.etree.XPath(f"descendant-or-self::{tag}[{tests}]"), classes
+
+
 def select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
     """Outermost elements matching ``selector`` in document order."""
     if not selector:
         return []
+    prefilter = _class_prefilter(selector)
+    if prefilter is not None:
+        xpath, classes = prefilter
+        exact = [el for el in xpath(tree) if classes <= set((el.get("class") or "").split())]
+        return outermost(exact, selector_tag(selector))
     fast = _simple_xpath(selector)
     if fast is None:
         return outermost([e for e in compile_selector(selector)(tree) if isinstance(e.tag, str)])
