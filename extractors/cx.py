@@ -148,6 +148,16 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
         _SKIP_TAGS,
         _MUTED_TAGS,
     )
+
+    def end_line(line_muted: bool, anchor_chars: int) -> None:
+        line = " ".join("".join(parts).split())
+        if line_muted:
+            muted_lines.append(len(texts))
+        texts.append(line)
+        lengths.append(len(line) - line.count(" "))
+        links.append(anchor_chars)
+        parts.clear()
+
     walker = lxml.etree.iterwalk(tree, events=("start", "end"))
     for event, element in walker:
         tag = element.tag
@@ -188,13 +198,7 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
                 in_anchor -= 1
         if breaks:
             if has_text:
-                line = " ".join("".join(parts).split())
-                if line_muted:
-                    muted_lines.append(len(texts))
-                texts.append(line)
-                lengths.append(len(line) - line.count(" "))
-                links.append(link)
-                parts.clear()
+                end_line(line_muted, link)
                 has_text = line_muted = False
                 link = 0
             else:
@@ -211,12 +215,7 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
                 if muted:
                     line_muted = True
     if has_text:
-        line = " ".join("".join(parts).split())
-        if line_muted:
-            muted_lines.append(len(texts))
-        texts.append(line)
-        lengths.append(len(line) - line.count(" "))
-        links.append(link)
+        end_line(line_muted, link)
     muted_length = sum(lengths[i] for i in muted_lines)
     if muted_length < MUTED_RESTORE_RATIO * (sum(lengths) - muted_length):
         for i in muted_lines:  # blanked, not removed: line numbers stay the page's
