@@ -87,15 +87,25 @@ _CLASS_SELECTOR = re.compile(r"([A-Za-z][\w-]*)?((?:\.[\w-]+)+)")
 
 
 @lru_cache(maxsize=1024)
+def _class_parts(selector: str) -> tuple[str, frozenset[str]] | None:
+    """For ``tag.a.b`` selectors: the element name as written (``*`` for any) and the class
+    tokens an element must carry."""
+    found = _CLASS_SELECTOR.fullmatch(selector)
+    if found is None:
+        return None
+    return found.group(1) or "*", frozenset(found.group(2)[1:].split("."))
+
+
+@lru_cache(maxsize=1024)
 def _class_prefilter(selector: str) -> tuple[lxml.etree.XPath, frozenset[str]] | None:
     """For ``tag.a.b`` selectors: a cheap XPath (substring tests on ``@class``) and the class
     tokens each candidate must carry. cssselect's exact class test (``concat`` of
     ``normalize-space``) costs about as much as parsing a small page; the substring test passes
     few false candidates, which the token check then drops."""
-    found = _CLASS_SELECTOR.fullmatch(selector)
-    if found is None:
+    parts = _class_parts(selector)
+    if parts is None:
         return None
-    tag, classes = found.group(1) or "*", frozenset(found.group(2)[1:].split("."))
+    tag, classes = parts
     if any("'" in c for c in classes):
         return None
     tests = " and ".join(f"contains(@class, '{c}')" for c in sorted(classes))
@@ -127,6 +137,34 @@ def selector_tag(selector: str) -> str | None:
 def _owner(body: HtmlElement, containers: set[HtmlElement], tag: str | None) -> HtmlElement | None:
     """The nearest ancestor of ``body`` among ``containers`` (of element name ``tag``)."""
     return next((a for a in body.iterancestors(tag) if a in containers), None)
+
+
+def _owners(
+    tree: HtmlElement, bodies: list[HtmlElement], selector: str
+) -> list[HtmlElement | None]:
+    """Each body's post container: its nearest ancestor among the outermost matches of
+    ``selector`` (``None`` outside every post).
+
+    For ``tag.a.b`` selectors that is the topmost matching ancestor, found by walking up from
+    each body: a second XPath scan of the whole page costs more than all these short walks.
+    """
+    parts = _class_parts(selector)
+    if parts is None:
+        containers = set(select(tree, selector))
+        tag = selector_tag(selector) if _simple_xpath(selector) else None
+        return [_owner(body, containers, tag) for body in bodies]
+    name, classes = parts
+    walk_tag = selector_tag(selector)
+    owners: list[HtmlElement | None] = []
+    for body in bodies:
+        owner = None
+        for ancestor in body.iterancestors(walk_tag):
+            if (name == "*" or ancestor.tag == name) and classes <= set(
+                (ancestor.get("class") or "").split()
+            ):
+                owner = ancestor
+        owners.append(owner)
+    return owners
 
 
 def first_match(container: HtmlElement, selector: str) -> HtmlElement | None:
@@ -274,15 +312,11 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
     if not bodies:
         return []
     now = now or datetime.now(timezone.utc)
-    container_set = set(select(tree, rule.container)) if rule.container else set()
-    container_tag = selector_tag(rule.container) if rule.container and _simple_xpath(rule.container) else None
+    owners = _owners(tree, bodies, rule.container) if rule.container else [None] * len(bodies)
     grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement]]] = {}
-    for body in bodies:
-        owner = None
-        if rule.container:
-            owner = _owner(body, container_set, container_tag)
-            if owner is None:
-                continue  # a body-like element outside every post (a preview, a sidebar)
+    for body, owner in zip(bodies, owners):
+        if rule.container and owner is None:
+            continue  # a body-like element outside every post (a preview, a sidebar)
         key = id(owner) if owner is not None else id(body)
         grouped.setdefault(key, (owner, []))[1].append(body)
     exclude = (*DEFAULT_EXCLUDE, *rule.exclude)
