@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from forumcrawl.extractors import dates
 from forumcrawl.extractors.dates import find_time, to_iso
 
 NOW = datetime(2024, 3, 8, 9, 0)
@@ -72,3 +74,48 @@ def test_not_a_time(raw: str) -> None:
 )
 def test_find_time(text: str, found: str | None) -> None:
     assert find_time(text) == found
+
+
+def _first_items(items: list, constants: object) -> tuple[list, bool]:
+    """The parsed-regex items that can match a pattern's first character, and whether it can
+    match the empty string (a tiny FIRST-set walk over ``re._parser`` output)."""
+    c = constants
+    found: list = []
+    for op, av in items:
+        if op in (c.LITERAL, c.IN, c.CATEGORY, c.NOT_LITERAL, c.ANY):
+            return [*found, (op, av)], False
+        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue
+        if op is c.SUBPATTERN:
+            sub, nullable = _first_items(av[3].data, c)
+        elif op is c.BRANCH:
+            subs = [_first_items(alt.data, c) for alt in av[1]]
+            sub, nullable = [i for s, _ in subs for i in s], any(n for _, n in subs)
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            sub, nullable = _first_items(av[2].data, c)
+            nullable = nullable or av[0] == 0
+        else:
+            raise AssertionError(f"unexpected regex op {op}")
+        found += sub
+        if not nullable:
+            return found, False
+    return found, True
+
+
+def test_search_lookahead_admits_every_first_character() -> None:
+    """``_START`` only skips positions: every character a match can start with must pass it."""
+    parser = pytest.importorskip("re._parser")
+    constants = pytest.importorskip("re._constants")
+    pattern = dates._FIND_RE.pattern
+    assert pattern.startswith(dates._START)
+    parsed = parser.parse(pattern[len(dates._START):], re.IGNORECASE)
+    items, nullable = _first_items(parsed.data, constants)
+    assert not nullable
+    start = re.compile(dates._START, re.IGNORECASE)
+    for op, av in items:
+        members = av if op is constants.IN else [(op, av)]
+        for kind, value in members:
+            if kind is constants.CATEGORY:
+                assert value is constants.CATEGORY_DIGIT and start.match("٣")
+            else:
+                assert kind is constants.LITERAL and start.match(chr(value)), chr(value)
