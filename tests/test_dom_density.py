@@ -124,6 +124,31 @@ def test_extractor_keeps_the_article_and_drops_menus_and_footer() -> None:
     assert DomDensityExtractor().extract(_doc("<html><body></body></html>")).text == ""
 
 
+def test_heading_inside_an_anchor_counts_as_a_link() -> None:
+    page = """<html><body><div>
+    <a href="/other-story"><h4>Teaser headline of another story</h4></a>
+    <p>Plain paragraph of the page, with no link in it at all.</p></div></body></html>"""
+    heading, para = node_blocks(simplify_tree(_doc(page)))
+    assert heading.text.startswith("Teaser") and math.isinf(heading.link_density)
+    assert para.link_density == 0.0
+
+
+def test_article_lead_high_on_a_long_page_stays_with_its_article() -> None:
+    lead = "<p>Lead paragraph that opens the story before anything else is said.</p>"
+    body = "".join(f"<p>Body paragraph {i} carries the story a little further on.</p>" for i in range(6))
+    teasers = "".join(f'<li><a href="/t{i}">Teaser {i} for another story elsewhere</a></li>' for i in range(60))
+    page = f"""<html><body><div class="story">{lead}{body}</div>
+    <div class="more"><ul>{teasers}</ul></div></body></html>"""
+    tree = simplify_tree(_doc(page))
+    first = node_blocks(tree)[0]
+    assert first.top == 0.0 and first.height < 0.05  # on the top edge for algorithm 3 …
+    result = DomDensityExtractor().extract(_doc(page))
+    assert result.text.startswith("Lead paragraph")  # … but inside the main region: kept
+    assert result.text.count("Body paragraph") == 6 and "Teaser" not in result.text
+    paper = DomDensityExtractor(region=False).extract(_doc(page))
+    assert "Lead paragraph" not in paper.text
+
+
 def test_block_featurizer_is_a_transformer() -> None:
     blocks = node_blocks(simplify_tree(_doc(PRUNE_PAGE)))
     featurizer = BlockFeaturizer()
