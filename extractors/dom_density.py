@@ -294,7 +294,7 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
     root = _root_of(source)
     if root is None:
         return SimpleTree([], 0)
-    dom_nodes = sum(1 for _ in root.iter(lxml.etree.Element))
+    dom_nodes = int(root.xpath("count(descendant-or-self::*)"))  # counted without element proxies
     body = root.find("body") if root.tag == "html" else None
     start = body if body is not None else root
     page_chars = len("".join(start.text_content().split())) if start is not None else 0
@@ -356,7 +356,7 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
         if text:
             parts[current].append(text)
             if in_anchor:
-                nodes[current].link_chars += len(text) - sum(text.count(c) for c in " \n\t\r")
+                nodes[current].link_chars += len("".join(text.split()))
     for node, texts in zip(nodes, parts):
         if texts:
             lines = (" ".join(line.split()) for line in "".join(texts).split("\n"))
