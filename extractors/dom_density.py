@@ -297,7 +297,13 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
     dom_nodes = int(root.xpath("count(descendant-or-self::*)"))  # counted without element proxies
     body = root.find("body") if root.tag == "html" else None
     start = body if body is not None else root
-    page_chars = len("".join(start.text_content().split())) if start is not None else 0
+    page_chars: list[int] = []  # the page's characters, counted at the first form only
+
+    def form_is_small(form: lxml.etree._Element) -> bool:
+        if not page_chars:
+            page_chars.append(len("".join(start.text_content().split())))
+        return len("".join(form.text_content().split())) < FORM_KEEP_SHARE * page_chars[0]
+
     nodes: list[STNode] = [STNode("body", -1, 0, 1.0, 0)]
     parts: list[list[str]] = [[]]
     stack: list[tuple[lxml.etree._Element, int]] = [(start, 0)]
@@ -318,7 +324,7 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
                 tag in _PRUNED and (prune_hidden or tag not in _HIDEABLE)
                 or ":" in tag
                 or (prune_hidden and _is_hidden(element))
-                or (tag == "form" and len("".join(element.text_content().split())) < FORM_KEEP_SHARE * page_chars)
+                or (tag == "form" and form_is_small(element))
             ):
                 walker.skip_subtree()
                 skipping = True
