@@ -112,19 +112,25 @@ def _class_prefilter(selector: str) -> tuple[lxml.etree.XPath, frozenset[str]] |
     return lxml.etree.XPath(f"descendant-or-self::{tag}[{tests}]"), classes
 
 
-def select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
-    """Outermost elements matching ``selector`` in document order."""
-    if not selector:
-        return []
+def _matches(tree: HtmlElement, selector: str) -> tuple[list[HtmlElement], str | None]:
+    """Every element matching ``selector`` (nested ones too) in document order, and the element
+    name all of them have when the selector requires one."""
     prefilter = _class_prefilter(selector)
     if prefilter is not None:
         xpath, classes = prefilter
         exact = [el for el in xpath(tree) if classes <= set((el.get("class") or "").split())]
-        return outermost(exact, selector_tag(selector))
+        return exact, selector_tag(selector)
     fast = _simple_xpath(selector)
     if fast is None:
-        return outermost([e for e in compile_selector(selector)(tree) if isinstance(e.tag, str)])
-    return outermost(fast(tree), selector_tag(selector))
+        return [e for e in compile_selector(selector)(tree) if isinstance(e.tag, str)], None
+    return fast(tree), selector_tag(selector)
+
+
+def select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
+    """Outermost elements matching ``selector`` in document order."""
+    if not selector:
+        return []
+    return outermost(*_matches(tree, selector))
 
 
 @lru_cache(maxsize=1024)
@@ -139,32 +145,54 @@ def _owner(body: HtmlElement, containers: set[HtmlElement], tag: str | None) -> 
     return next((a for a in body.iterancestors(tag) if a in containers), None)
 
 
-def _owners(
-    tree: HtmlElement, bodies: list[HtmlElement], selector: str
-) -> list[HtmlElement | None]:
-    """Each body's post container: its nearest ancestor among the outermost matches of
-    ``selector`` (``None`` outside every post).
+def _posts_of(
+    tree: HtmlElement, body: str, container: str | None
+) -> list[tuple[HtmlElement, HtmlElement | None]]:
+    """The outermost post bodies in page order, each with its post container: the nearest
+    ancestor among the outermost matches of ``container`` (``None`` outside every post).
 
-    For ``tag.a.b`` selectors that is the topmost matching ancestor, found by walking up from
-    each body: a second XPath scan of the whole page costs more than all these short walks.
+    For a ``tag.a.b`` container that is the topmost matching ancestor. One walk up from each
+    body finds it and whether the body sits in another body; each ancestor's answer is kept, so
+    the walks of later bodies stop where they meet an earlier one. A second XPath scan of the
+    page for containers, and a second walk for nesting, cost more.
     """
-    parts = _class_parts(selector)
+    parts = _class_parts(container) if container else None
     if parts is None:
-        containers = set(select(tree, selector))
-        tag = selector_tag(selector) if _simple_xpath(selector) else None
-        return [_owner(body, containers, tag) for body in bodies]
+        bodies = select(tree, body)
+        if not container:
+            return [(b, None) for b in bodies]
+        containers = set(select(tree, container))
+        tag = selector_tag(container) if _simple_xpath(container) else None
+        return [(b, _owner(b, containers, tag)) for b in bodies]
+    found, body_tag = _matches(tree, body)
     name, classes = parts
-    walk_tag = selector_tag(selector)
-    owners: list[HtmlElement | None] = []
-    for body in bodies:
-        owner = None
-        for ancestor in body.iterancestors(walk_tag):
-            if (name == "*" or ancestor.tag == name) and classes <= set(
+    container_tag = selector_tag(container)
+    if body_tag is None or container_tag is None:
+        tags: tuple[str, ...] = ()
+    else:
+        tags = tuple(dict.fromkeys((body_tag, container_tag)))
+    chosen = set(found)
+    # Per ancestor walked: whether it is or sits in a body, and the topmost container above it.
+    known: dict[HtmlElement, tuple[bool, HtmlElement | None]] = {}
+    pairs = []
+    for element in found:
+        inside, owner = False, None
+        chain = []
+        for ancestor in element.iterancestors(*tags):
+            if ancestor in known:
+                inside, owner = known[ancestor]
+                break
+            chain.append(ancestor)
+        for ancestor in reversed(chain):
+            inside = inside or ancestor in chosen
+            if owner is None and (name == "*" or ancestor.tag == name) and classes <= set(
                 (ancestor.get("class") or "").split()
             ):
                 owner = ancestor
-        owners.append(owner)
-    return owners
+            known[ancestor] = (inside, owner)
+        if not inside:
+            pairs.append((element, owner))
+    return pairs
 
 
 def first_match(container: HtmlElement, selector: str) -> HtmlElement | None:
@@ -308,13 +336,12 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
     tree = document.tree
     if tree is None:
         return []
-    bodies = select(tree, rule.body)
-    if not bodies:
+    pairs = _posts_of(tree, rule.body, rule.container)
+    if not pairs:
         return []
     now = now or datetime.now(timezone.utc)
-    owners = _owners(tree, bodies, rule.container) if rule.container else [None] * len(bodies)
     grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement]]] = {}
-    for body, owner in zip(bodies, owners):
+    for body, owner in pairs:
         if rule.container and owner is None:
             continue  # a body-like element outside every post (a preview, a sidebar)
         key = id(owner) if owner is not None else id(body)
