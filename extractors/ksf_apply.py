@@ -195,9 +195,31 @@ def _posts_of(
     return pairs
 
 
+_XML_SPACES = str.maketrans("\t\n\r", "   ")
+
+
+@lru_cache(maxsize=1024)
+def _first_finder(selector: str) -> tuple[lxml.etree.XPath, frozenset[str] | None]:
+    """The XPath :func:`first_match` evaluates and, for ``tag.a.b`` selectors, the class tokens
+    its candidates must carry. Substring tests on ``@class`` cost less than cssselect's exact
+    test (``concat`` of ``normalize-space``), which the token check then reproduces."""
+    exact = compile_selector(selector, relative=True)  # raises for an invalid selector
+    parts = None if is_xpath(selector) else _class_parts(selector)
+    if parts is None:
+        return exact, None
+    tag, classes = parts
+    tests = " and ".join(f"contains(@class, '{c}')" for c in sorted(classes))
+    return lxml.etree.XPath(f"descendant::{tag}[{tests}]"), classes
+
+
 def first_match(container: HtmlElement, selector: str) -> HtmlElement | None:
-    for el in compile_selector(selector, relative=True)(container):
-        if isinstance(getattr(el, "tag", None), str):
+    """The first element below ``container`` that ``selector`` matches, in document order."""
+    xpath, classes = _first_finder(selector)
+    for el in xpath(container):
+        if classes is None:
+            if isinstance(getattr(el, "tag", None), str):
+                return el
+        elif classes <= set((el.get("class") or "").translate(_XML_SPACES).split(" ")):
             return el
     return None
 
