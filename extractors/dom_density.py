@@ -618,7 +618,8 @@ def dom_stage_text(
     min_worthless: float = VALUE_MIN_WORTHLESS,
     model_path: str | None = None,
 ) -> str:
-    """The cascade's DOM stage: DOM density, then the Naive Bayes value filter (§3.4).
+    """DOM density, then the Naive Bayes value filter (§3.4), in one call for benchmarks; the
+    cascade's ``dom`` stage hands its blocks to :class:`forumcrawl.pages.ValueFilter` instead.
 
     A worthless first block means the page itself is worthless: ``""``. Worthless later blocks
     (``顶``-only replies, ads, signatures) are dropped when ``drop_worthless``, else kept. A block

@@ -40,6 +40,10 @@ class Post:
     published_raw: str | None = None
     #: The post's own words: quotes of earlier posts, signatures and edit notices removed.
     text: str = ""
+    #: The Naive Bayes value filter's verdict (``顶``-only replies, ads, signatures): True when
+    #: worthless, False when valuable, None when the filter is off
+    #: (FORUMCRAWL_VALUE_FILTER_ENABLED).
+    worthless: bool | None = None
 
 
 @dataclass(kw_only=True, slots=True)

@@ -3,12 +3,14 @@ an item out, through the extraction cascade.
 
 The cascade tries its stages in order and keeps the first result with enough text, as the
 ``FORUMCRAWL_EXTRACT_CASCADE`` setting lists them, so each method can also run alone. A stage that
-raises is recorded and the next one runs: one bad page never stops a crawl. No Scrapy here: the
+raises is recorded and the next one runs: one bad page never stops a crawl. The Naive Bayes value
+filter, when on, judges what the winning stage found (:class:`ValueFilter`). No Scrapy here: the
 spiders and ``forumcrawl extract`` call exactly this code.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -19,15 +21,25 @@ from typing import Any
 from forumcrawl.document import Document
 from forumcrawl.extractors import fields
 from forumcrawl.extractors.cx import LineBlockExtractor
-from forumcrawl.extractors.dom_density import DomDensityExtractor, dom_stage_text
+from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, extract_single
 from forumcrawl.extractors.text import language
+from forumcrawl.extractors.value_model import VALUE_POST_MIN_WORTHLESS, load_value_model
 from forumcrawl.extractors.wrapper import template_stage
 from forumcrawl.items import Article, ForumThread, Post
 from forumcrawl.sitemodel import SiteModel
 
-__all__ = ["STAGES", "Cascade", "CascadeOutcome", "Extraction", "article_item", "thread_item"]
+__all__ = [
+    "STAGES",
+    "Cascade",
+    "CascadeOutcome",
+    "Extraction",
+    "ValueFilter",
+    "ValueVerdict",
+    "article_item",
+    "thread_item",
+]
 
 logger = logging.getLogger(__name__)
 _SPACE = re.compile(r"\s+")
@@ -50,6 +62,80 @@ class Extraction:
     text: str
     posts: list[Post] = field(default_factory=list)
     rule_id: str | None = None
+    #: The text's blocks, when the stage has them and there are no posts (``dom``); the value
+    #: filter judges them one by one (a block may span several lines).
+    blocks: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ValueVerdict:
+    """What the value filter decided on one page, for logs and stats."""
+
+    #: ``post`` when posts were judged, ``block`` for the text of a page without posts.
+    unit: str
+    #: The thread's opening post (or the first block) is worthless, so the page gives no item.
+    page_worthless: bool = False
+    #: Later posts or blocks judged worthless and kept (posts carry ``worthless=True``).
+    flagged: int = 0
+    #: Later posts or blocks judged worthless and removed.
+    dropped: int = 0
+
+
+class ValueFilter:
+    """The Naive Bayes value filter (seed 000 §3.4) on what a cascade stage extracted.
+
+    Posts are judged when the stage found posts, else the blocks of the text (``dom`` blocks, or
+    the lines of ``cx`` text). A worthless opening post or first block means the page itself is
+    worthless; on later pages of a thread the first post is a reply like the others. Later
+    worthless posts are flagged (``Post.worthless``) and later worthless blocks kept, or, with
+    ``drop``, both are removed and the text is rebuilt from what is kept.
+
+    Later posts are worthless at :data:`VALUE_POST_MIN_WORTHLESS`; the opening post and every
+    block at :data:`VALUE_MIN_WORTHLESS`, the stricter one, because calling the opening unit
+    worthless loses the whole page (see README, "Value filter").
+    """
+
+    def __init__(self, *, drop: bool = False, model_path: str | None = None) -> None:
+        self.drop = drop
+        # Loaded here, so a bad FORUMCRAWL_VALUE_MODEL fails before the first page.
+        self.model = load_value_model(model_path)
+
+    def _worthless(self, texts: Sequence[str], min_worthless: float) -> list[bool]:
+        return [not ok for ok in self.model.predict(list(texts), min_worthless=min_worthless)]
+
+    def apply(
+        self, doc: Document, extraction: Extraction
+    ) -> tuple[Extraction | None, ValueVerdict]:
+        """``extraction`` with its verdicts applied (None: the page is worthless), and counts."""
+        posts = extraction.posts
+        opens = fields.page_number(doc.url) == 1
+        if posts:
+            verdict = ValueVerdict("post")
+            texts = [p.text for p in posts]
+            worthless = self._worthless(texts, VALUE_POST_MIN_WORTHLESS)
+            opens = opens and (posts[0].floor or 1) <= 1
+        else:
+            verdict = ValueVerdict("block")
+            lines = [line for line in extraction.text.split("\n") if line.strip()]
+            texts = extraction.blocks or lines
+            worthless = self._worthless(texts, VALUE_MIN_WORTHLESS)
+        if opens and texts:
+            worthless[0] = self._worthless(texts[:1], VALUE_MIN_WORTHLESS)[0]
+            if worthless[0]:
+                verdict.page_worthless = True
+                return None, verdict
+        if self.drop:
+            verdict.dropped = sum(worthless)
+        else:
+            verdict.flagged = sum(worthless)
+        if posts:
+            judged = [dataclasses.replace(p, worthless=bad) for p, bad in zip(posts, worthless)]
+            kept = [p for p in judged if not (self.drop and p.worthless)]
+            text = "\n\n".join(p.text for p in kept if p.text) if self.drop else extraction.text
+            return dataclasses.replace(extraction, text=text, posts=kept), verdict
+        kept_blocks = [b for b, bad in zip(texts, worthless) if not (self.drop and bad)]
+        text = "\n".join(kept_blocks) if self.drop else extraction.text
+        return dataclasses.replace(extraction, text=text, blocks=kept_blocks), verdict
 
 
 @dataclass
@@ -61,6 +147,9 @@ class CascadeOutcome:
     misses: list[str] = field(default_factory=list)
     #: Stages that raised, as ``"stage: error"``.
     errors: list[str] = field(default_factory=list)
+    #: The value filter's verdict on the extraction (None: filter off or nothing extracted); when
+    #: it found the page worthless, ``extraction`` is None.
+    value: ValueVerdict | None = None
 
 
 Stage = Callable[["Cascade", Document, "SiteModel | None", datetime], "Extraction | None"]
@@ -93,12 +182,11 @@ def _template_stage(cascade: Cascade, doc: Document, model: SiteModel | None, no
 
 
 def _dom_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
-    """DOM node density and position (seed 000), then the Naive Bayes value filter if enabled."""
-    if cascade.value_filter:
-        text = dom_stage_text(doc, drop_worthless=True, model_path=cascade.value_model)
-    else:
-        text = DomDensityExtractor().extract(doc).text
-    return Extraction("dom", text) if text else None
+    """DOM node density and position (seed 000); its blocks go to the value filter if it is on."""
+    result = DomDensityExtractor().extract(doc)
+    if not result.text:
+        return None
+    return Extraction("dom", result.text, blocks=[b.text for b in result.blocks])
 
 
 def _cx_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
@@ -123,7 +211,9 @@ class Cascade:
     ----------
     stages : names from :data:`STAGES`, tried in this order.
     min_chars : characters (whitespace excluded) a stage must return to count as a hit.
-    value_filter : in the ``dom`` stage, drop blocks the Naive Bayes value model calls worthless.
+    value_filter : judge the winning stage's posts or blocks with the Naive Bayes value filter
+        (:class:`ValueFilter`).
+    value_drop : remove worthless later posts and blocks instead of flagging or keeping them.
     value_model : path of a value model JSON (``forumcrawl train value``); None: the shipped one.
     """
 
@@ -133,6 +223,7 @@ class Cascade:
         *,
         min_chars: int = 20,
         value_filter: bool = False,
+        value_drop: bool = False,
         value_model: str | None = None,
     ) -> None:
         unknown = [s for s in stages if s not in STAGES]
@@ -142,8 +233,7 @@ class Cascade:
             )
         self.stages = tuple(stages)
         self.min_chars = min_chars
-        self.value_filter = value_filter
-        self.value_model = value_model
+        self.value = ValueFilter(drop=value_drop, model_path=value_model) if value_filter else None
         self.cx = LineBlockExtractor()
         self._rules: dict[str, KsfRule] = {}
 
@@ -174,6 +264,8 @@ class Cascade:
                 outcome.errors.append(f"{name}: {exc!r}")
                 continue
             if found is not None and len(_SPACE.sub("", found.text)) >= self.min_chars:
+                if self.value is not None:
+                    found, outcome.value = self.value.apply(doc, found)
                 outcome.extraction = found
                 return outcome
             outcome.misses.append(name)
