@@ -9,9 +9,14 @@ from __future__ import annotations
 #: Cascade stages tried in order on every content page until one yields text (``ksf``: the
 #: learned keyword-scoring rule; ``template``: page-cluster templates; ``cx``: line blocks).
 FORUMCRAWL_EXTRACT_CASCADE: list[str] = ["ksf", "template", "cx"]
-#: In the ``dom`` stage (seed 000), drop blocks the Naive Bayes value model calls worthless. Off:
-#: on the evaluation folders the filter costs 0.01-0.06 text F1 (benchmarks/bench_dom.py).
+#: Judge every exported page's posts (or text blocks) with the Naive Bayes value filter (seed 000
+#: §3.4): a worthless first post drops the page, later ones are flagged (``Post.worthless``). Off:
+#: it dropped 5 of 800 content pages of the evaluation folders and flags real short posts in
+#: languages it knows few words of (README, "Value filter"): too often wrong to drop data unasked.
 FORUMCRAWL_VALUE_FILTER_ENABLED: bool = False
+#: With the filter on, remove worthless later posts and text blocks instead of flagging (posts) or
+#: keeping (blocks) them; the item's text and reply count follow the kept posts.
+FORUMCRAWL_VALUE_FILTER_DROP: bool = False
 #: Value model JSON written by ``forumcrawl train value``; empty: the shipped model.
 FORUMCRAWL_VALUE_MODEL: str = ""
 #: A stage whose text is shorter than this (characters without spaces) counts as a miss.

@@ -48,8 +48,11 @@ class ExtractOptions:
     kind: str = "auto"
     min_chars: int = 20
     max_bytes: int = DEFAULT_MAX_BYTES
-    #: Naive Bayes value filter in the ``dom`` stage, and its model (None: the shipped one).
+    #: Naive Bayes value filter on every page's posts or blocks (see
+    #: :class:`~forumcrawl.pages.ValueFilter`), whether it removes worthless later ones, and its
+    #: model (None: the shipped one).
     value_filter: bool = False
+    value_drop: bool = False
     value_model: str | None = None
 
 
@@ -99,6 +102,7 @@ def _cascade(options: ExtractOptions) -> Cascade:
             options.cascade,
             min_chars=options.min_chars,
             value_filter=options.value_filter,
+            value_drop=options.value_drop,
             value_model=options.value_model,
         )
     return cached
@@ -116,7 +120,8 @@ def extract_bytes(
     """Extract one page's bytes into a JSON-ready record with ``id`` = ``page_id``.
 
     A page that cannot be read gives a record with ``error``; one with no content gives empty
-    ``text`` and ``method`` None. Nothing raises for bad input.
+    ``text`` and ``method`` None, and so does one the value filter drops, with ``worthless``
+    True. Nothing raises for bad input.
     """
     now = now or datetime.now(timezone.utc)
     try:
@@ -127,9 +132,14 @@ def extract_bytes(
     record: dict[str, Any] = {"id": page_id}
     if outcome.extraction is None:
         record.update(url=url or None, kind=None, text="", method=None, misses=outcome.misses)
+        if outcome.value is not None and outcome.value.page_worthless:
+            record["worthless"] = True
         return record
     extraction = outcome.extraction
-    as_thread = options.kind == "thread" or (options.kind == "auto" and len(extraction.posts) > 1)
+    found = len(extraction.posts)
+    if outcome.value is not None and outcome.value.unit == "post":
+        found += outcome.value.dropped  # a thread page stays a thread when its replies are dropped
+    as_thread = options.kind == "thread" or (options.kind == "auto" and found > 1)
     item = thread_item(doc, extraction, now=now) if as_thread else article_item(doc, extraction, now=now)
     record["kind"] = "thread" if as_thread else "article"
     record.update(plain(item))

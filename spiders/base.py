@@ -5,7 +5,8 @@ links within the start sites, and ask the page layer for an item. Until a site's
 its pages are held by the :class:`~forumcrawl.learning.SiteLearner`; learning runs in a worker
 thread, then the held pages are exported under the new rules (only thread pages, once a topic-URL
 rule exists). Settings read here: FORUMCRAWL_EXTRACT_CASCADE, FORUMCRAWL_EXTRACT_MIN_CHARS,
-FORUMCRAWL_MAX_PAGE_BYTES, FORUMCRAWL_LEARN_*, FORUMCRAWL_RULES_STORE (and its own settings).
+FORUMCRAWL_VALUE_*, FORUMCRAWL_MAX_PAGE_BYTES, FORUMCRAWL_LEARN_*, FORUMCRAWL_RULES_STORE (and its
+own settings).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class SiteSpider(scrapy.Spider):
             settings.getlist("FORUMCRAWL_EXTRACT_CASCADE"),
             min_chars=settings.getint("FORUMCRAWL_EXTRACT_MIN_CHARS"),
             value_filter=settings.getbool("FORUMCRAWL_VALUE_FILTER_ENABLED"),
+            value_drop=settings.getbool("FORUMCRAWL_VALUE_FILTER_DROP"),
             value_model=settings.get("FORUMCRAWL_VALUE_MODEL") or None,
         )
         spider.max_page_bytes = settings.getint("FORUMCRAWL_MAX_PAGE_BYTES")
@@ -148,16 +150,26 @@ class SiteSpider(scrapy.Spider):
         """The item for a content page; subclasses choose its type."""
         raise NotImplementedError
 
-    def count_outcome(self, outcome: CascadeOutcome) -> None:
-        """Stats for one cascade run: the stage that answered, misses, errors."""
+    def count_outcome(self, doc: Document, outcome: CascadeOutcome) -> None:
+        """Stats for one cascade run: the stage that answered, misses, errors, value verdicts."""
         for name in outcome.misses:
             self._inc(f"extract/miss/{name}")
         for error in outcome.errors:
             self._inc(f"extract/error/{error.split(':', 1)[0]}")
-        if outcome.extraction is None:
+        value = outcome.value
+        if value is not None and value.page_worthless:
+            self._inc("value/page_dropped")
+            self.logger.info(
+                "dropped %s: its first %s is worthless (value filter)", doc.url, value.unit
+            )
+        elif outcome.extraction is None:
             self._inc("extract/empty")
         else:
             self._inc(f"extract/method/{outcome.extraction.method}")
+        if value is not None:
+            for action, count in (("flagged", value.flagged), ("dropped", value.dropped)):
+                if count:
+                    self._inc(f"value/{value.unit}_{action}", count)
 
     def items_for(self, doc: Document, model: SiteModel | None, fetched: datetime) -> Iterator[Any]:
         """The item of a page (none for a page the site's topic rule rejects, or with no content)."""
@@ -166,7 +178,7 @@ class SiteSpider(scrapy.Spider):
         if topic is False:
             return
         outcome = self.cascade.run(doc, model, now=fetched)
-        self.count_outcome(outcome)
+        self.count_outcome(doc, outcome)
         if topic and model is not None and "ksf" in model.rules and "ksf" in outcome.misses:
             self.rule_missed(doc)
         if outcome.extraction is not None:

@@ -35,7 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--value-filter",
         action="store_true",
-        help="in the dom stage, drop blocks the Naive Bayes value model calls worthless",
+        help="judge posts (or text blocks) with the Naive Bayes value model: a worthless first post"
+        " drops the page, later worthless posts are flagged (worthless: true)",
+    )
+    parser.add_argument(
+        "--drop-worthless",
+        action="store_true",
+        help="with --value-filter, remove worthless later posts and blocks instead of flagging"
+        " them",
     )
     parser.add_argument(
         "--engine",
@@ -64,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.method and args.cascade:
         raise CommandError("give either --method or --cascade, not both")
+    if args.drop_worthless and not args.value_filter:
+        raise CommandError("--drop-worthless goes with --value-filter")
     if args.method:
         cascade = (args.method,)
     elif args.cascade:
@@ -71,7 +80,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         cascade = tuple(FORUMCRAWL_EXTRACT_CASCADE)
     options = ExtractOptions(
-        cascade=cascade, kind=args.kind, min_chars=FORUMCRAWL_EXTRACT_MIN_CHARS, value_filter=args.value_filter
+        cascade=cascade,
+        kind=args.kind,
+        min_chars=FORUMCRAWL_EXTRACT_MIN_CHARS,
+        value_filter=args.value_filter,
+        value_drop=args.drop_worthless,
     )
     if args.jobs < 0:
         raise CommandError("--jobs must be 0 (all cores) or more")
@@ -84,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         records = extract_paths(args.paths, options=options, jobs=args.jobs or None)
     started = time.perf_counter()
-    counts = {"pages": 0, "empty": 0, "errors": 0}
+    counts = {"pages": 0, "empty": 0, "worthless": 0, "errors": 0}
     out = Path(args.output).open("w", encoding="utf-8") if args.output else sys.stdout
     try:
         for record in records:
@@ -92,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
             if record.get("error"):
                 counts["errors"] += 1
                 logger.warning("%s: %s", record["id"], record["error"])
+            elif record.get("worthless"):
+                counts["worthless"] += 1
             elif not record.get("text"):
                 counts["empty"] += 1
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -101,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
         if out is not sys.stdout:
             out.close()
     logger.info(
-        "extracted %(pages)d pages (%(empty)d without content, %(errors)d unreadable)"
-        " in %(seconds).1fs",
+        "extracted %(pages)d pages (%(empty)d without content, %(errors)d unreadable),"
+        " %(worthless)d dropped as worthless, in %(seconds).1fs",
         {**counts, "seconds": time.perf_counter() - started},
     )
     return 0
