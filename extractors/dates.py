@@ -156,16 +156,22 @@ _FIND_RE = re.compile(
 )
 
 
+# Group names per branch prefix (none in the single patterns, ``n_``/``w_``/``x_`` in
+# :data:`_FIND_RE`), so that a match's groups are read in one ``group()`` call.
+_CLOCK_GROUPS = {
+    p: tuple(p + g for g in ("word", "hh", "mi", "ss", "ampm", "ampm_pre"))
+    for p in ("", "n_", "w_", "x_")
+}
+_NAMED_GROUPS = {p: tuple(p + g for g in ("mon1", "mon2", "d1", "d2", "y", "tz")) for p in ("", "n_")}
+
+
 def _clock(match: re.Match[str], prefix: str = "") -> tuple[int, int, int] | None:
     """Hour, minute, second of the clock groups of ``match`` (``None`` when absent)."""
-    word = match.group(prefix + "word")
+    word, hh, mi, ss, ampm, pre = match.group(*_CLOCK_GROUPS[prefix])
     if word:
         return (0, 0, 0) if word.lower() == "midnight" else (12, 0, 0)
-    hh = match.group(prefix + "hh")
     if hh is None:
         return None
-    mi, ss = match.group(prefix + "mi"), match.group(prefix + "ss")
-    ampm, pre = match.group(prefix + "ampm"), match.group(prefix + "ampm_pre")
     if mi is None and not ampm:
         return None  # a bare number after a date is not a time
     hour = int(hh)
@@ -208,7 +214,7 @@ def _build(
         moment = datetime(y, mo, d, *(clock or (0, 0, 0)), tzinfo=tz)
     except ValueError:
         return None
-    return _format(moment, with_time=clock is not None)
+    return moment.isoformat() if clock is not None else moment.date().isoformat()
 
 
 def _relative(n_raw: str, unit_raw: str, now: datetime) -> str:
@@ -227,12 +233,13 @@ def _relative(n_raw: str, unit_raw: str, now: datetime) -> str:
 
 
 def _named(m: re.Match[str], now: datetime, p: str = "") -> str | None:
-    mon = _MONTHS[(m[p + "mon1"] or m[p + "mon2"]).lower().rstrip(".")]
-    day = int(m[p + "d1"] or m[p + "d2"])
-    year = int(m[p + "y"]) if m[p + "y"] else now.year
-    clock, tz = _clock(m, p), _tz(m[p + "tz"])
+    mon1, mon2, d1, d2, y, tz_raw = m.group(*_NAMED_GROUPS[p])
+    mon = _MONTHS[(mon1 or mon2).lower().rstrip(".")]
+    day = int(d1 or d2)
+    year = int(y) if y else now.year
+    clock, tz = _clock(m, p), _tz(tz_raw)
     result = _build(year, mon, day, clock, tz)
-    if result and not m[p + "y"] and result[:10] > now.date().isoformat():
+    if result and not y and result[:10] > now.date().isoformat():
         result = _build(year - 1, mon, day, clock, tz)
     return result
 
@@ -276,8 +283,9 @@ def _fast(text: str, now: datetime) -> str | None:
 
 def _found_iso(m: re.Match[str], now: datetime) -> str | None:
     """ISO 8601 of a :data:`_FIND_RE` match, read from the groups of the branch that matched."""
-    if m["d"]:
-        return _build(int(m["y"]), int(m["m"]), int(m["d"]), _clock(m), _tz(m["tz"]))
+    y, mo, d, tz = m.group("y", "m", "d", "tz")
+    if d:
+        return _build(int(y), int(mo), int(d), _clock(m), _tz(tz))
     if m["n_mon1"] or m["n_mon2"]:
         return _named(m, now, "n_")
     if m["z_unit"]:
