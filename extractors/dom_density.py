@@ -7,7 +7,8 @@ their inline content (algorithm 2); every text-carrying node gets density proper
 of the page's text, formula 2) and ρ2 (its links per character of plain text, formula 3) and a
 visual position ⟨top, bottom, width, height⟩; nodes on the page's edge or below Δ1 / above Δ2 are
 removed (algorithm 3). The Naive Bayes value filter of §3.4 lives in
-:mod:`forumcrawl.extractors.value_model`; :func:`dom_stage_text` chains the two for the cascade.
+:mod:`forumcrawl.extractors.value_model`; :func:`dom_stage_text` chains the two in one call, and
+the cascade applies the filter to whichever stage wins (:class:`forumcrawl.pages.ValueFilter`).
 
 Where this module departs from the paper, and why. Figures are mean text F1 on the dev folders of
 ``../shared/data``; ``benchmarks/bench_dom.py`` prints them per folder.

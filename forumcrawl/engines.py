@@ -18,28 +18,20 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from forumcrawl.offline import ExtractOptions, Job, extract_job, iter_jobs
+from forumcrawl.offline import (
+    BATCH_SIZE,
+    IN_FLIGHT_PER_WORKER,
+    ExtractOptions,
+    extract_batch,
+    iter_jobs,
+    job_batches,
+)
 from forumcrawl.pages import STAGES
 
-__all__ = ["BATCH_SIZE", "IN_FLIGHT_PER_WORKER", "run_dask"]
-
-#: Pages per Dask task: large enough that scheduling (about 1 ms a task) is small beside
-#: extraction (5-20 ms a page), small enough to balance two workers on a few hundred pages.
-BATCH_SIZE = 16
-#: Batches in flight per worker: keeps every worker busy while results stream back in order.
-IN_FLIGHT_PER_WORKER = 4
-
-def _extract_batch(batch: list[Job]) -> list[dict[str, Any]]:
-    return [extract_job(job) for job in batch]
-
-
-def _batches(jobs: Iterator[Job], size: int) -> Iterator[list[Job]]:
-    while batch := list(islice(jobs, size)):
-        yield batch
+__all__ = ["run_dask"]
 
 
 def run_dask(
@@ -85,8 +77,8 @@ def run_dask(
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})) or n_workers)
         in_flight: deque[Any] = deque()
-        for batch in _batches(jobs, batch_size):
-            in_flight.append(client.submit(_extract_batch, batch, pure=False))
+        for batch in job_batches(jobs, batch_size):
+            in_flight.append(client.submit(extract_batch, batch, pure=False))
             if len(in_flight) >= workers * IN_FLIGHT_PER_WORKER:
                 yield from in_flight.popleft().result()
         while in_flight:

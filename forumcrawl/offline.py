@@ -2,7 +2,9 @@
 
 Each page is independent (the map step of seed 000's MapReduce design), so pages are spread over a
 process pool and written back in input order as they finish. Memory stays flat: files are read by
-the worker that extracts them and results are streamed.
+the worker that extracts them, jobs go to the pool in batches with only a few batches per worker
+in flight, and results are streamed (``benchmarks/bench_memory.py`` measures it). Only the list of
+file names of each folder is held in memory.
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from __future__ import annotations
 import gzip
 import logging
 import os
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
@@ -23,17 +27,27 @@ from forumcrawl.pages import STAGES, Cascade, article_item, thread_item
 from forumcrawl.warc import WARC_SUFFIXES, is_warc, read_warc_record, warc_offsets
 
 __all__ = [
+    "BATCH_SIZE",
+    "IN_FLIGHT_PER_WORKER",
     "PAGE_SUFFIXES",
     "ExtractOptions",
     "Job",
+    "extract_batch",
     "extract_bytes",
     "extract_job",
     "extract_paths",
     "iter_jobs",
+    "job_batches",
 ]
 
 logger = logging.getLogger(__name__)
 
+#: Pages per task sent to a worker process or a Dask worker: large enough that sending a task
+#: (about 1 ms on Dask) is small beside extraction (5-20 ms a page), small enough to balance two
+#: workers on a few hundred pages.
+BATCH_SIZE = 16
+#: Batches in flight per worker: keeps every worker busy while results stream back in order.
+IN_FLIGHT_PER_WORKER = 4
 #: File endings read as pages (case-insensitive).
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".html.gz", ".htm.gz")
 
@@ -71,19 +85,26 @@ Job = tuple[Any, ...]
 
 
 def iter_jobs(paths: Iterable[str | Path], options: ExtractOptions, now: datetime) -> Iterator[Job]:
-    """One job per page under ``paths`` (files, WARC files, folders walked recursively, sorted).
+    """One job per page under ``paths`` (files, WARC files, folders walked recursively, sorted),
+    made as they are consumed.
 
-    Raises FileNotFoundError for a path that does not exist, so a typo is not a silent empty run.
+    Raises FileNotFoundError at once, before any job, for a path that does not exist, so a typo
+    is neither a silent empty run nor a failure after hours of work.
     """
-    for raw in paths:
-        path = Path(raw)
+    checked = [Path(raw) for raw in paths]
+    missing = [str(p) for p in checked if not p.exists()]
+    if missing:
+        raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
+    return _jobs(checked, options, now)
+
+
+def _jobs(paths: list[Path], options: ExtractOptions, now: datetime) -> Iterator[Job]:
+    for path in paths:
         if path.is_dir():
             suffixes = PAGE_SUFFIXES + WARC_SUFFIXES
             found = [p for p in sorted(path.rglob("*")) if p.is_file() and p.name.lower().endswith(suffixes)]
-        elif path.is_file():
-            found = [path]
         else:
-            raise FileNotFoundError(f"no such file or folder: {path}")
+            found = [path]
         for file in found:
             if is_warc(file):
                 yield from ((file, offset, options, now) for offset in warc_offsets(file))
@@ -188,10 +209,31 @@ def extract_paths(
     if options.kind not in {"auto", "thread", "article"}:
         raise ValueError(f"unknown kind {options.kind!r}: use auto, thread or article")
     now = now or datetime.now(timezone.utc)
-    work = list(iter_jobs(paths, options, now))
+    work = iter_jobs(paths, options, now)
     jobs = jobs or os.cpu_count() or 1
-    if jobs <= 1 or len(work) < 2:
-        yield from map(extract_job, work)
+    window = jobs * IN_FLIGHT_PER_WORKER
+    head = list(islice(work, window * BATCH_SIZE))
+    if jobs <= 1 or len(head) < 2:
+        yield from map(extract_job, chain(head, work))
         return
+    # A short run gets smaller batches, so that every worker has some.
+    size = BATCH_SIZE if len(head) == window * BATCH_SIZE else max(1, len(head) // window)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(extract_job, work, chunksize=max(1, min(16, len(work) // (jobs * 4))))
+        in_flight: deque[Any] = deque()
+        for batch in job_batches(chain(head, work), size):
+            in_flight.append(pool.submit(extract_batch, batch))
+            if len(in_flight) >= window:
+                yield from in_flight.popleft().result()
+        while in_flight:
+            yield from in_flight.popleft().result()
+
+
+def job_batches(jobs: Iterator[Job], size: int) -> Iterator[list[Job]]:
+    """``jobs`` in lists of ``size`` (the last one shorter), taken as they are consumed."""
+    while batch := list(islice(jobs, size)):
+        yield batch
+
+
+def extract_batch(batch: list[Job]) -> list[dict[str, Any]]:
+    """The records of a batch of jobs: one task for a worker."""
+    return [extract_job(job) for job in batch]

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from forumcrawl.offline import ExtractOptions, extract_bytes, extract_paths, iter_jobs
+from forumcrawl.offline import (
+    BATCH_SIZE,
+    IN_FLIGHT_PER_WORKER,
+    ExtractOptions,
+    extract_bytes,
+    extract_paths,
+    iter_jobs,
+)
 
 ARTICLE = (
     "<html><head><title>江南小镇的雨季 - 旅行频道</title>"
@@ -60,6 +67,27 @@ def test_process_pool_gives_the_same_records_as_one_process(tmp_path):
     serial = list(extract_paths([pages], jobs=1))
     parallel = list(extract_paths([pages], jobs=2))
     assert parallel == serial
+
+
+def test_process_pool_streams_more_pages_than_it_keeps_in_flight(tmp_path):
+    pages = tmp_path / "many"
+    pages.mkdir()
+    count = 2 * IN_FLIGHT_PER_WORKER * BATCH_SIZE + 37  # past the first window, a short last batch
+    for i in range(count):
+        (pages / f"p{i:04d}.html").write_text(ARTICLE.replace("第0段", f"第{i}号段"), encoding="utf-8")
+    options = ExtractOptions(cascade=("cx",))
+    parallel = list(extract_paths([pages], options=options, jobs=2))
+    assert [r["id"] for r in parallel] == [f"p{i:04d}" for i in range(count)]
+    assert all(f"第{i}号段" in r["text"] for i, r in enumerate(parallel))
+    assert parallel == list(extract_paths([pages], options=options, jobs=1))
+
+
+def test_a_missing_path_fails_before_any_page_is_extracted(tmp_path):
+    pages = tmp_path / "pages"
+    write_pages(pages)
+    records = extract_paths([pages, tmp_path / "typo"], jobs=2)
+    with pytest.raises(FileNotFoundError, match="typo"):
+        next(records)
 
 
 def test_one_stage_alone_and_bad_options():
