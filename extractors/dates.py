@@ -17,6 +17,8 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
 
+from forumcrawl.extractors.text import trie_pattern
+
 __all__ = ["find_time", "read_time", "to_iso"]
 
 _MONTHS = {
@@ -42,24 +44,7 @@ _MONTHS = {
 }
 
 
-def _trie_pattern(words: set[str]) -> str:
-    """One alternation of ``words`` factored by common prefixes, longest continuation first.
-
-    A flat alternation of ~70 month names is tried name by name at every position of a header;
-    the factored form fails on the first letter, which makes date search several times faster.
-    """
-    heads: dict[str, set[str]] = {}
-    for word in words:
-        if word:
-            heads.setdefault(word[0], set()).add(word[1:])
-    branches = [re.escape(head) + _trie_pattern(tails) for head, tails in sorted(heads.items())]
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")" if branches else ""
-    if "" in words:
-        return f"(?:{body})?" if body else ""
-    return body
-
-
-_MONTH_ALT = _trie_pattern(set(_MONTHS))
+_MONTH_ALT = trie_pattern(set(_MONTHS))
 _WEEKDAY = r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*"
 
 # Clock: 14:02, 14:02:33, 2:02 pm, 3pm, 12:58 a.m., 下午 2:02, midnight/noon.

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 import lxml.etree
 from cssselect import GenericTranslator, SelectorError
 
+from forumcrawl.extractors.text import trie_pattern
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -131,6 +133,15 @@ class _Exclusion:
     classed: tuple[tuple[str | None, frozenset[str]], ...]
     xpath: lxml.etree.XPath | None
 
+    def may_find(self, element: HtmlElement, markup: str) -> bool:
+        """A necessary condition for :meth:`find` to find anything below ``element``, read off
+        its serialised ``markup``: the start tag of an excluded tag, or a ``class`` attribute
+        below the element's own. Most post bodies have neither, and this costs a few substring
+        searches where the word hints cost a lower-casing and a dozen searches."""
+        if self.xpath is not None or any(f"<{tag}" in markup for tag in self.tags):
+            return True
+        return bool(self.classed) and markup.count('class="') > (element.get("class") is not None)
+
     def find(self, element: HtmlElement) -> list[HtmlElement]:
         """Outermost excluded elements below ``element``, in document order."""
         others = set(self.xpath(element)) if self.xpath is not None else ()
@@ -181,7 +192,7 @@ def _outermost(elements: list[HtmlElement]) -> list[HtmlElement]:
 
 
 _BLOCK_TAG_RE = re.compile(
-    r"<(?:/?(?:" + "|".join(sorted(BLOCK_TAGS - {"br"})) + r")\b[^>]*|br\b[^>]*)>", re.IGNORECASE
+    r"<(?:/?" + trie_pattern(set(BLOCK_TAGS - {"br"})) + r"\b[^>]*|br\b[^>]*)>", re.IGNORECASE
 )
 _HIDDEN_RE = re.compile(r"<(script|style|noscript|button)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 _TAG_RE = re.compile(r"<[^>]*>")
@@ -223,12 +234,17 @@ def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
         return text
     exclude = tuple(exclude)
     hints = _hints(exclude)
-    lower = markup.lower() if hints else ""
-    if hints is None or any(w in lower for w in hints):
-        for part in _exclusion(exclude).find(element):
-            inner = _markup_text(_markup(part))
-            if inner.strip():
-                text = text.replace(inner, "\n", 1)
+    exclusion = _exclusion(exclude)
+    if hints is not None:
+        if not exclusion.may_find(element, markup):
+            return text
+        lower = markup.lower()
+        if not any(w in lower for w in hints):
+            return text
+    for part in exclusion.find(element):
+        inner = _markup_text(_markup(part))
+        if inner.strip():
+            text = text.replace(inner, "\n", 1)
     return text
 
 
@@ -270,4 +286,4 @@ def _lines(text: str) -> str:
         text = html.unescape(text)
     text = _INVISIBLE_RE.sub("", unicodedata.normalize("NFC", text))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return "\n".join(line for line in (" ".join(raw.split()) for raw in text.split("\n")) if line)
+    return "\n".join(filter(None, map(" ".join, map(str.split, text.split("\n")))))

@@ -22,6 +22,7 @@ __all__ = [
     "normalise",
     "stop_words",
     "tokenize",
+    "trie_pattern",
 ]
 
 # Characters that render as blanks but are not matched by ``str.split()`` or are invisible.
@@ -53,6 +54,24 @@ def normalise(text: str) -> str:
     text = _SPACES_RE.sub(" ", text)
     lines = [line.strip() for line in text.split("\n")]
     return _BLANK_LINES_RE.sub("\n\n", "\n".join(lines)).strip()
+
+
+def trie_pattern(words: set[str]) -> str:
+    """One regex alternation of ``words`` factored by common prefixes, longest continuation first.
+
+    A flat alternation (~70 month names, ~45 block tags) is tried word by word at every
+    position a search reaches; the factored form fails on the first letter, which makes the
+    search several times faster. It matches the same strings as the flat one.
+    """
+    heads: dict[str, set[str]] = {}
+    for word in words:
+        if word:
+            heads.setdefault(word[0], set()).add(word[1:])
+    branches = [re.escape(head) + trie_pattern(tails) for head, tails in sorted(heads.items())]
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")" if branches else ""
+    if "" in words:
+        return f"(?:{body})?" if body else ""
+    return body
 
 
 def _load_jieba() -> Any:
