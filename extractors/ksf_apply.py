@@ -224,6 +224,26 @@ def first_match(container: HtmlElement, selector: str) -> HtmlElement | None:
     return None
 
 
+@lru_cache(maxsize=1024)
+def _text_finder(selector: str) -> lxml.etree.XPath | None:
+    """For a CSS selector: an XPath of the text of its first match below a container. A field
+    then costs one XPath call instead of the match, its Python proxy and a second call for its
+    text. XPath selectors may pick text or attribute nodes, which :func:`first_match` skips."""
+    exact = compile_selector(selector, relative=True)  # raises for an invalid selector
+    if is_xpath(selector):
+        return None
+    return lxml.etree.XPath(f"string(({exact.path})[1])", smart_strings=False)
+
+
+def _first_text(container: HtmlElement, selector: str) -> str:
+    """:func:`field_text` of the first match of ``selector`` below ``container`` (``""`` if none)."""
+    xpath = _text_finder(selector)
+    if xpath is None:
+        found = first_match(container, selector)
+        return field_text(found) if found is not None else ""
+    return " ".join(xpath(container).split())[:_MAX_FIELD_CHARS]
+
+
 # --------------------------------------------------------------------------------------------
 # The rule.
 
@@ -376,16 +396,13 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
         floor = None
         if container is not None:
             if rule.author:
-                found = first_match(container, rule.author)
-                if found is not None:
-                    author = field_text(found)[:MAX_AUTHOR_CHARS] or None
+                author = _first_text(container, rule.author)[:MAX_AUTHOR_CHARS] or None
             if rule.time:
                 published, raw = _time_of(first_match(container, rule.time), now)
             else:
                 raw, published = read_time(_header_text(container, parts[0]), now=now) or (None, None)
             if rule.floor:
-                found = first_match(container, rule.floor)
-                floor = parse_floor(field_text(found)) if found is not None else None
+                floor = parse_floor(_first_text(container, rule.floor))
         posts.append(
             Post(
                 floor=floor if floor is not None else position,
