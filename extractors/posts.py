@@ -133,17 +133,23 @@ class _Exclusion:
     classed: tuple[tuple[str | None, frozenset[str]], ...]
     xpath: lxml.etree.XPath | None
 
-    def may_find(self, element: HtmlElement, markup: str) -> bool:
-        """A necessary condition for :meth:`find` to find anything below ``element``, read off
-        its serialised ``markup``: the start tag of an excluded tag, or a ``class`` attribute
-        below the element's own. Most post bodies have neither, and this costs a few substring
+    def may_find(self, markup: str, inner_class: bool) -> bool:
+        """A necessary condition for :meth:`find` to find anything in a serialised element:
+        the start tag of an excluded tag, or a ``class`` attribute below the element (see
+        :func:`_inner_class`). Most post bodies have neither; this costs a few substring
         searches where the word hints cost a lower-casing and a dozen searches."""
-        if self.xpath is not None or any(f"<{tag}" in markup for tag in self.tags):
+        if self.xpath is not None or (inner_class and self.classed):
             return True
-        return bool(self.classed) and markup.count('class="') > (element.get("class") is not None)
+        return any(f"<{tag}" in markup for tag in self.tags)
 
-    def find(self, element: HtmlElement) -> list[HtmlElement]:
-        """Outermost excluded elements below ``element``, in document order."""
+    def find(self, element: HtmlElement, *, inner_class: bool = True) -> list[HtmlElement]:
+        """Outermost excluded elements below ``element``, in document order.
+
+        ``inner_class=False`` says no element below carries a class attribute: only the
+        excluded tags can match then, and lxml filters them without a Python test per element.
+        """
+        if not inner_class and self.xpath is None:
+            return _outermost(list(element.iterdescendants(*self.tags))) if self.tags else []
         others = set(self.xpath(element)) if self.xpath is not None else ()
         found = []
         for el in element.iterdescendants():
@@ -181,6 +187,14 @@ def _exclusion(exclude: tuple[str, ...]) -> _Exclusion:
             conditions.append(f"({_translator.css_to_xpath(selector, prefix='self::')})")
     xpath = lxml.etree.XPath(f"descendant::*[{' or '.join(conditions)}]") if conditions else None
     return _Exclusion(frozenset(tags), tuple(classed), xpath)
+
+
+def _inner_class(element: HtmlElement, markup: str) -> bool:
+    """Whether an element below ``element`` may carry a (non-empty) class attribute, read off
+    the element's serialised ``markup``: each such attribute is written ``class=`` with a
+    quoted value, so the markup holds that text more often than the element's own class does.
+    Text or other attributes that contain it only make the answer a safe yes."""
+    return markup.count("class=") > bool(element.get("class"))
 
 
 def _outermost(elements: list[HtmlElement]) -> list[HtmlElement]:
@@ -235,13 +249,14 @@ def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
     exclude = tuple(exclude)
     hints = _hints(exclude)
     exclusion = _exclusion(exclude)
+    inner_class = _inner_class(element, markup)
     if hints is not None:
-        if not exclusion.may_find(element, markup):
+        if not exclusion.may_find(markup, inner_class):
             return text
         lower = markup.lower()
         if not any(w in lower for w in hints):
             return text
-    for part in exclusion.find(element):
+    for part in exclusion.find(element, inner_class=inner_class):
         inner = _markup_text(_markup(part))
         if inner.strip():
             text = text.replace(inner, "\n", 1)
