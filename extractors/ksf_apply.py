@@ -53,6 +53,7 @@ RULE_VERSION = 1
 #: Longest author name and longest field text kept (longer ones are user panels, not fields).
 MAX_AUTHOR_CHARS = 40
 _MAX_FIELD_CHARS = 120
+_TIME_ATTRS = ("datetime", "title", "data-time", "data-datetime")
 _TIME_ATTRS_XPATH = lxml.etree.XPath(
     "descendant-or-self::*[@datetime or @title or @data-time or @data-datetime]"
 )
@@ -351,7 +352,10 @@ def _header_text(container: HtmlElement, body: HtmlElement) -> str:
 
 
 def field_text(el: HtmlElement) -> str:
-    return " ".join(el.text_content().split())[:_MAX_FIELD_CHARS]
+    """The whitespace-collapsed text of a field element, at most 120 characters. Serialised as
+    text: the same string as ``text_content()``, without its XPath call."""
+    text = lxml.etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+    return " ".join(text.split())[:_MAX_FIELD_CHARS]
 
 
 def _time_of(el: HtmlElement | None, now: datetime) -> tuple[str | None, str | None]:
@@ -359,8 +363,12 @@ def _time_of(el: HtmlElement | None, now: datetime) -> tuple[str | None, str | N
     if el is None:
         return None, None
     found = read_time(field_text(el), now=now)
-    for attr_el in _TIME_ATTRS_XPATH(el):
-        for attr in ("datetime", "title", "data-time", "data-datetime"):
+    if len(el):
+        carriers = _TIME_ATTRS_XPATH(el)
+    else:  # a leaf (most time elements): its own attributes, without an XPath call
+        carriers = [el] if any(el.get(attr) is not None for attr in _TIME_ATTRS) else []
+    for attr_el in carriers:
+        for attr in _TIME_ATTRS:
             exact = read_time(attr_el.get(attr) or "", now=now)
             if exact is not None:
                 published = exact[1] or (found[1] if found else None)
