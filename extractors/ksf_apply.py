@@ -172,6 +172,8 @@ def _posts_of(
         tags: tuple[str, ...] = ()
     else:
         tags = tuple(dict.fromkeys((body_tag, container_tag)))
+    check_tag = name != "*" and tags != (name,)  # else lxml's tag filter has checked it
+    probe = max(sorted(classes), key=len)  # a substring test before the token split
     chosen = set(found)
     # Per ancestor walked: whether it is or sits in a body, and the topmost container above it.
     known: dict[HtmlElement, tuple[bool, HtmlElement | None]] = {}
@@ -180,47 +182,54 @@ def _posts_of(
         inside, owner = False, None
         chain = []
         for ancestor in element.iterancestors(*tags):
-            if ancestor in known:
-                inside, owner = known[ancestor]
+            seen = known.get(ancestor)
+            if seen is not None:
+                inside, owner = seen
                 break
             chain.append(ancestor)
         for ancestor in reversed(chain):
             inside = inside or ancestor in chosen
-            if owner is None and (name == "*" or ancestor.tag == name) and classes <= set(
-                (ancestor.get("class") or "").split()
-            ):
-                owner = ancestor
+            if owner is None:
+                value = ancestor.get("class")
+                if (
+                    value
+                    and probe in value
+                    and (not check_tag or ancestor.tag == name)
+                    and classes <= set(value.split())
+                ):
+                    owner = ancestor
             known[ancestor] = (inside, owner)
         if not inside:
             pairs.append((element, owner))
     return pairs
 
 
-_XML_SPACES = str.maketrans("\t\n\r", "   ")
+def _class_step(tag: str, classes: frozenset[str]) -> str:
+    """An XPath step matching what cssselect's ``tag.a.b`` matches: substring tests on
+    ``@class`` first, so that its exact token test (``concat`` of ``normalize-space``, which
+    costs more) runs on few candidates."""
+    quick = " and ".join(f"contains(@class, '{c}')" for c in sorted(classes))
+    exact = " and ".join(
+        f"contains(concat(' ', normalize-space(@class), ' '), ' {c} ')" for c in sorted(classes)
+    )
+    return f"{tag}[{quick}][{exact}]"
 
 
 @lru_cache(maxsize=1024)
-def _first_finder(selector: str) -> tuple[lxml.etree.XPath, frozenset[str] | None]:
-    """The XPath :func:`first_match` evaluates and, for ``tag.a.b`` selectors, the class tokens
-    its candidates must carry. Substring tests on ``@class`` cost less than cssselect's exact
-    test (``concat`` of ``normalize-space``), which the token check then reproduces."""
+def _first_finder(selector: str) -> lxml.etree.XPath:
+    """The XPath :func:`first_match` evaluates: for ``tag.a.b`` selectors the first match
+    alone, which spares building the Python list of all matches."""
     exact = compile_selector(selector, relative=True)  # raises for an invalid selector
     parts = None if is_xpath(selector) else _class_parts(selector)
     if parts is None:
-        return exact, None
-    tag, classes = parts
-    tests = " and ".join(f"contains(@class, '{c}')" for c in sorted(classes))
-    return lxml.etree.XPath(f"descendant::{tag}[{tests}]"), classes
+        return exact
+    return lxml.etree.XPath(f"(descendant::{_class_step(*parts)})[1]")
 
 
 def first_match(container: HtmlElement, selector: str) -> HtmlElement | None:
     """The first element below ``container`` that ``selector`` matches, in document order."""
-    xpath, classes = _first_finder(selector)
-    for el in xpath(container):
-        if classes is None:
-            if isinstance(getattr(el, "tag", None), str):
-                return el
-        elif classes <= set((el.get("class") or "").translate(_XML_SPACES).split(" ")):
+    for el in _first_finder(selector)(container):
+        if isinstance(getattr(el, "tag", None), str):
             return el
     return None
 
@@ -233,7 +242,9 @@ def _text_finder(selector: str) -> lxml.etree.XPath | None:
     exact = compile_selector(selector, relative=True)  # raises for an invalid selector
     if is_xpath(selector):
         return None
-    return lxml.etree.XPath(f"string(({exact.path})[1])", smart_strings=False)
+    parts = _class_parts(selector)
+    first = f"(descendant::{_class_step(*parts)})[1]" if parts else f"({exact.path})[1]"
+    return lxml.etree.XPath(f"string({first})", smart_strings=False)
 
 
 def _first_text(container: HtmlElement, selector: str) -> str:
@@ -399,7 +410,7 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
     exclude = (*DEFAULT_EXCLUDE, *rule.exclude)
     posts = []
     for position, (container, parts) in enumerate(grouped.values(), start=1):
-        text = "\n\n".join(t for t in (own_text(b, exclude) for b in parts) if t)
+        text = "\n\n".join(filter(None, [own_text(b, exclude) for b in parts]))
         author = published = raw = None
         floor = None
         if container is not None:

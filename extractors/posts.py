@@ -64,6 +64,7 @@ _NOTICE_HINTS = ("--", "——", "__", "edit", "编辑", "編輯", "最后", "�
 _SIGNATURE_DELIMITER_RE = re.compile(r"^(?:--|-- |——|_{5,}|-{5,})\s*$")
 
 _FLOOR_WORDS = {"楼主": 1, "樓主": 1, "沙发": 2, "沙發": 2, "板凳": 3, "地板": 4}
+_FLOOR_WORD_TUPLE = tuple(_FLOOR_WORDS)  # one startswith() call for the common miss
 _FLOOR_RE = re.compile(
     r"^(?:#\s*(?P<a>\d{1,6})|(?P<b>\d{1,6})\s*(?:#|楼|樓|f|l)|第\s*(?P<c>\d{1,6})\s*[楼樓]"
     r"|(?:post|reply|floor)\s*#?\s*(?P<d>\d{1,6}))$",
@@ -84,9 +85,10 @@ def parse_floor(text: str) -> int | None:
     label = " ".join(text.split())
     if not label or len(label) > 16:
         return None
-    for word, floor in _FLOOR_WORDS.items():
-        if label.startswith(word):
-            return floor
+    if label.startswith(_FLOOR_WORD_TUPLE):
+        for word, floor in _FLOOR_WORDS.items():
+            if label.startswith(word):
+                return floor
     m = _FLOOR_RE.match(label)
     if not m:
         return None
@@ -132,6 +134,8 @@ class _Exclusion:
     tags: frozenset[str]
     classed: tuple[tuple[str | None, frozenset[str]], ...]
     xpath: lxml.etree.XPath | None
+    #: ``<tag`` for each of ``tags``: how their start tags begin in serialised markup.
+    marks: tuple[str, ...] = ()
 
     def may_find(self, markup: str, inner_class: bool) -> bool:
         """A necessary condition for :meth:`find` to find anything in a serialised element:
@@ -140,7 +144,7 @@ class _Exclusion:
         searches where the word hints cost a lower-casing and a dozen searches."""
         if self.xpath is not None or (inner_class and self.classed):
             return True
-        return any(f"<{tag}" in markup for tag in self.tags)
+        return any(map(markup.__contains__, self.marks))
 
     def find(self, element: HtmlElement, *, inner_class: bool = True) -> list[HtmlElement]:
         """Outermost excluded elements below ``element``, in document order.
@@ -186,7 +190,7 @@ def _exclusion(exclude: tuple[str, ...]) -> _Exclusion:
         else:
             conditions.append(f"({_translator.css_to_xpath(selector, prefix='self::')})")
     xpath = lxml.etree.XPath(f"descendant::*[{' or '.join(conditions)}]") if conditions else None
-    return _Exclusion(frozenset(tags), tuple(classed), xpath)
+    return _Exclusion(frozenset(tags), tuple(classed), xpath, tuple(f"<{tag}" for tag in sorted(tags)))
 
 
 def _inner_class(element: HtmlElement, markup: str) -> bool:
