@@ -169,6 +169,11 @@ _WIDTH_ATTR = re.compile(r"^\s*([\d.]+)\s*(%|px)?\s*$")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 _TOP, _BOTTOM, _SIDE = 1, 2, 4
+# Each layout name with its hint bits, so a class token costs one dict lookup.
+_NAME_HINTS = {
+    name: (name in _TOP_NAMES) * _TOP | (name in _BOTTOM_NAMES) * _BOTTOM | (name in _SIDE_NAMES) * _SIDE
+    for name in _TOP_NAMES | _BOTTOM_NAMES | _SIDE_NAMES
+}
 
 
 @dataclass(slots=True)
@@ -249,13 +254,8 @@ def _name_hints(element: lxml.etree._Element, tag: str) -> int:
     if ident:
         names = f"{names} {ident}" if names else ident
     if names:
-        tokens = set(names.lower().split())
-        if not tokens.isdisjoint(_TOP_NAMES):
-            hints |= _TOP
-        if not tokens.isdisjoint(_BOTTOM_NAMES):
-            hints |= _BOTTOM
-        if not tokens.isdisjoint(_SIDE_NAMES):
-            hints |= _SIDE
+        for token in names.lower().split():
+            hints |= _NAME_HINTS.get(token, 0)
     return hints
 
 
@@ -365,11 +365,16 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
             if in_anchor:
                 nodes[current].link_chars += len("".join(text.split()))
     for node, texts in zip(nodes, parts):
-        if texts:
-            lines = (" ".join(line.split()) for line in "".join(texts).split("\n"))
+        raw = "".join(texts)
+        if not raw or raw.isspace():  # most blocks hold only the indentation between tags
+            continue
+        if "\n" in raw:
+            lines = (" ".join(line.split()) for line in raw.split("\n"))
             node.text = "\n".join(line for line in lines if line)
-            node.chars = len(node.text) - node.text.count(" ") - node.text.count("\n")
-            node.link_chars = min(node.link_chars, node.chars)
+        else:
+            node.text = " ".join(raw.split())
+        node.chars = len(node.text) - node.text.count(" ") - node.text.count("\n")
+        node.link_chars = min(node.link_chars, node.chars)
     tree = _drop_empty(nodes)
     if prune_hidden and sum(n.plain_chars for n in tree.nodes) < MIN_VISIBLE_CHARS:
         hidden_too = simplify_tree(root, prune_hidden=False)
