@@ -111,11 +111,16 @@ _DAY_OFFSETS = {"今天": 0, "今日": 0, "today": 0, "昨天": 1, "昨日": 1, 
                 "前天": 2, "大前天": 3}
 _PREFIX = r"(?:(?:发表于|發表於|发表时间|發表時間|发布于|發佈於|回复于|回覆於|(?<![a-z])(?:posted\s+on|posted|on))\s*[:：]?\s*)?"
 
-# The characters a time expression can start with: digits, Chinese numerals, and the first
-# letters of the labels and of the month, weekday, relative and day words. Without this
-# lookahead the search tries the whole alternation at every character of a header (most of a
-# post's time reading); with it, one character test skips the positions where none can start.
-_START = r"(?=[\d半一两兩二三四五六七八九十几幾今昨前大刚剛发發回adefjmnopstwy])"
+# How a time expression can start: a digit, a Chinese numeral or word, or one of the letters
+# the labels and the month, weekday, relative and day words start with, followed by one of the
+# letters (or a blank) that come second in them. Without this lookahead the search tries the
+# whole alternation at every character of a header (most of a post's time reading); with it,
+# two character-class tests skip the positions where none can start (tests/test_dates.py
+# checks the classes against the pattern).
+_START = (
+    r"(?=[\d半一两兩二三四五六七八九十几幾今昨前大刚剛发發回]"
+    r"|[adefjmnopstwy][abcdeghikmnoprsuvwyéä\s])"
+)
 
 _FIND_RE = re.compile(
     _START

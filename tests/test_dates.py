@@ -7,6 +7,7 @@ import pytest
 
 from forumcrawl.extractors import dates
 from forumcrawl.extractors.dates import find_time, to_iso
+from tests.regex_first import prefixes
 
 NOW = datetime(2024, 3, 8, 9, 0)
 
@@ -76,46 +77,35 @@ def test_find_time(text: str, found: str | None) -> None:
     assert find_time(text) == found
 
 
-def _first_items(items: list, constants: object) -> tuple[list, bool]:
-    """The parsed-regex items that can match a pattern's first character, and whether it can
-    match the empty string (a tiny FIRST-set walk over ``re._parser`` output)."""
+def _chars(item: tuple, constants: object) -> str:
+    """Characters standing for one parsed-regex character item: its literals, the ends of its
+    ranges, a few members of each category."""
     c = constants
-    found: list = []
-    for op, av in items:
-        if op in (c.LITERAL, c.IN, c.CATEGORY, c.NOT_LITERAL, c.ANY):
-            return [*found, (op, av)], False
-        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
-            continue
-        if op is c.SUBPATTERN:
-            sub, nullable = _first_items(av[3].data, c)
-        elif op is c.BRANCH:
-            subs = [_first_items(alt.data, c) for alt in av[1]]
-            sub, nullable = [i for s, _ in subs for i in s], any(n for _, n in subs)
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
-            sub, nullable = _first_items(av[2].data, c)
-            nullable = nullable or av[0] == 0
+    samples = {c.CATEGORY_DIGIT: "5\u0663", c.CATEGORY_SPACE: " \t\xa0\u3000"}
+    op, av = item
+    out = ""
+    for kind, value in av if op is c.IN else ((op, av),):
+        if kind is c.LITERAL:
+            out += chr(value)
+        elif kind is c.RANGE:
+            out += chr(value[0]) + chr(value[1])
         else:
-            raise AssertionError(f"unexpected regex op {op}")
-        found += sub
-        if not nullable:
-            return found, False
-    return found, True
+            assert kind is c.CATEGORY, f"unexpected regex item {kind}"
+            out += samples[value]
+    return out
 
 
-def test_search_lookahead_admits_every_first_character() -> None:
-    """``_START`` only skips positions: every character a match can start with must pass it."""
+def test_search_lookahead_admits_every_start() -> None:
+    """``_START`` only skips positions: every pair of characters a match can begin with must
+    pass it (a match has two characters at least)."""
     parser = pytest.importorskip("re._parser")
     constants = pytest.importorskip("re._constants")
     pattern = dates._FIND_RE.pattern
     assert pattern.startswith(dates._START)
     parsed = parser.parse(pattern[len(dates._START):], re.IGNORECASE)
-    items, nullable = _first_items(parsed.data, constants)
-    assert not nullable
     start = re.compile(dates._START, re.IGNORECASE)
-    for op, av in items:
-        members = av if op is constants.IN else [(op, av)]
-        for kind, value in members:
-            if kind is constants.CATEGORY:
-                assert value is constants.CATEGORY_DIGIT and start.match("٣")
-            else:
-                assert kind is constants.LITERAL and start.match(chr(value)), chr(value)
+    for first, *rest in prefixes(parsed.data, constants):
+        assert rest, "a one-character match"
+        for a in _chars(first, constants):
+            for b in _chars(rest[0], constants):
+                assert start.match(a + b), a + b
