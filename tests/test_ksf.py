@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import sys
 from datetime import datetime
 from html import escape
 
@@ -20,7 +22,9 @@ from forumcrawl.extractors.ksf import (
     ksf_weights,
     scoring,
 )
+from forumcrawl.extractors import posts
 from forumcrawl.extractors.posts import own_text, parse_floor
+from tests.regex_first import first_items
 
 NOW = datetime(2024, 3, 8, 9, 0)
 FLOOR_LABELS = {1: "楼主", 2: "沙发", 3: "板凳", 4: "地板"}
@@ -221,6 +225,27 @@ def test_own_text_drops_quotes_signature_delimiter_and_edit_notice() -> None:
     )
     el = Document.from_text(html).tree.find(".//div")
     assert own_text(el) == "new words"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "starts"),
+    [
+        (posts._SIGNATURE_DELIMITER_RE, posts._DELIMITER_STARTS),
+        (posts._EDIT_NOTICE_RE, posts._EDIT_NOTICE_STARTS),
+    ],
+)
+def test_notice_line_starts_cover_the_patterns(pattern: re.Pattern[str], starts: frozenset) -> None:
+    """strip_notices tries these patterns only on lines whose first non-blank character is in
+    ``starts``: every character a match can begin with, in every case, must be in it."""
+    parser = pytest.importorskip("re._parser")
+    constants = pytest.importorskip("re._constants")
+    items, nullable = first_items(parser.parse(pattern.pattern, pattern.flags).data, constants)
+    blank = (constants.IN, [(constants.CATEGORY, constants.CATEGORY_SPACE)])
+    firsts = [av for op, av in items if (op, av) != blank and op is constants.LITERAL]
+    assert not nullable and len(firsts) == len([i for i in items if i != blank])
+    every = "".join(map(chr, range(sys.maxunicode + 1)))
+    alternatives = "[" + re.escape("".join(map(chr, firsts))) + "]"
+    assert set(re.findall(alternatives, every, pattern.flags & re.IGNORECASE)) <= starts
 
 
 # ------------------------------------------------------------------------------ estimator contract
