@@ -364,8 +364,12 @@ def _header_text(container: HtmlElement, body: HtmlElement) -> str:
 
 def field_text(el: HtmlElement) -> str:
     """The whitespace-collapsed text of a field element, at most 120 characters. Serialised as
-    text: the same string as ``text_content()``, without its XPath call."""
-    text = lxml.etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+    text (a childless element: its ``text``): the same string as ``text_content()``, without
+    its XPath call."""
+    if len(el):
+        text = lxml.etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+    else:
+        text = el.text or ""
     return " ".join(text.split())[:_MAX_FIELD_CHARS]
 
 

@@ -310,6 +310,7 @@ def _lines(text: str) -> str:
         return ""
     if "&" in text:
         text = html.unescape(text)
-    text = _INVISIBLE_RE.sub("", unicodedata.normalize("NFC", text))
+    if not text.isascii():  # composition and the invisible characters concern no ASCII text
+        text = _INVISIBLE_RE.sub("", unicodedata.normalize("NFC", text))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return "\n".join(filter(None, map(" ".join, map(str.split, text.split("\n")))))
