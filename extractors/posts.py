@@ -141,6 +141,11 @@ class _Exclusion:
     xpath: lxml.etree.XPath | None
     #: ``<tag`` for each of ``tags``: how their start tags begin in serialised markup.
     marks: tuple[str, ...] = ()
+    #: Words one of which a body's lower-cased markup holds when anything can be excluded in
+    #: it (``None``: cannot tell, always look), see :func:`_hints`.
+    hints: tuple[str, ...] | None = None
+    #: The marks whose tag holds a hint word: with one of them in the markup, so is the word.
+    hinted_marks: tuple[str, ...] = ()
 
     def may_find(self, markup: str, inner_class: bool) -> bool:
         """A necessary condition for :meth:`find` to find anything in a serialised element:
@@ -195,7 +200,18 @@ def _exclusion(exclude: tuple[str, ...]) -> _Exclusion:
         else:
             conditions.append(f"({_translator.css_to_xpath(selector, prefix='self::')})")
     xpath = lxml.etree.XPath(f"descendant::*[{' or '.join(conditions)}]") if conditions else None
-    return _Exclusion(frozenset(tags), tuple(classed), xpath, tuple(f"<{tag}" for tag in sorted(tags)))
+    hints = _hints(exclude)
+    hinted = [
+        tag for tag in sorted(tags) if tag.isascii() and hints and any(w in tag for w in hints)
+    ]
+    return _Exclusion(
+        frozenset(tags),
+        tuple(classed),
+        xpath,
+        marks=tuple(f"<{tag}" for tag in sorted(tags)),
+        hints=hints,
+        hinted_marks=tuple(f"<{tag}" for tag in hinted),
+    )
 
 
 def _inner_class(element: HtmlElement, markup: str) -> bool:
@@ -203,7 +219,10 @@ def _inner_class(element: HtmlElement, markup: str) -> bool:
     the element's serialised ``markup``: each such attribute is written ``class=`` with a
     quoted value, so the markup holds that text more often than the element's own class does.
     Text or other attributes that contain it only make the answer a safe yes."""
-    return markup.count("class=") > bool(element.get("class"))
+    if not element.get("class"):
+        return "class=" in markup
+    first = markup.find("class=")
+    return first >= 0 and markup.find("class=", first + 1) >= 0
 
 
 def _outermost(elements: list[HtmlElement]) -> list[HtmlElement]:
@@ -255,16 +274,15 @@ def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
     text = _markup_text(markup)
     if not exclude:
         return text
-    exclude = tuple(exclude)
-    hints = _hints(exclude)
-    exclusion = _exclusion(exclude)
+    exclusion = _exclusion(tuple(exclude))
     inner_class = _inner_class(element, markup)
-    if hints is not None:
+    if exclusion.hints is not None:
         if not exclusion.may_find(markup, inner_class):
             return text
-        lower = markup.lower()
-        if not any(w in lower for w in hints):
-            return text
+        if not any(map(markup.__contains__, exclusion.hinted_marks)):
+            lower = markup.lower()
+            if not any(w in lower for w in exclusion.hints):
+                return text
     for part in exclusion.find(element, inner_class=inner_class):
         inner = _markup_text(_markup(part))
         if inner.strip():
