@@ -22,6 +22,7 @@ import pytest
 
 from forumcrawl.document import Document
 from forumcrawl.extractors.fields import page_number
+from forumcrawl.extractors.value_model import WORTHLESS, load_value_model
 from forumcrawl.mockforum import MockForumServer, serve
 from forumcrawl.mockforum.site import ForumSite
 from forumcrawl.mockforum.truth import SiteTruth
@@ -222,7 +223,20 @@ def test_extract_command_value_filter_and_drop_worthless(tmp_path):
     assert plain[spam_page]["posts"][0]["text"] == SPAM_OPENING
     assert all(p["worthless"] is None for r in plain.values() for p in r.get("posts", []))
     alone = run_extract(str(folder), "--drop-worthless")
-    assert alone.returncode == 2 and "--drop-worthless goes with --value-filter" in alone.stderr
+    assert alone.returncode == 2 and "go with --value-filter" in alone.stderr
+    # A user's model (as `forumcrawl train value` writes) replaces the shipped one: this one
+    # believes every text worthless: opening pages go, the posts of later pages are all flagged.
+    shipped = load_value_model().to_dict()
+    worthless_first = [0.0 if c == WORTHLESS else -1000.0 for c in shipped["classes"]]
+    own = tmp_path / "own.json"
+    own.write_text(json.dumps({**shipped, "class_log_prior": worthless_first}), encoding="utf-8")
+    harsh, _ = records("--value-filter", "--value-model", str(own))
+    for record in harsh.values():
+        posts = record.get("posts") or []
+        assert record.get("worthless") is True or (posts and all(p["worthless"] for p in posts)), record
+    assert sum(r.get("worthless") is True for r in harsh.values()) > len(expected) // 2
+    missing = run_extract(str(folder), "--value-filter", "--value-model", str(tmp_path / "nope.json"))
+    assert missing.returncode == 2 and "cannot read the value model" in missing.stderr
 
 
 LONG = (

@@ -45,6 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " them",
     )
     parser.add_argument(
+        "--value-model",
+        metavar="MODEL.json",
+        help="with --value-filter, a model from 'forumcrawl train value' (default: the shipped one)",
+    )
+    parser.add_argument(
         "--engine",
         choices=("process", "dask"),
         default="process",
@@ -71,8 +76,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.method and args.cascade:
         raise CommandError("give either --method or --cascade, not both")
-    if args.drop_worthless and not args.value_filter:
-        raise CommandError("--drop-worthless goes with --value-filter")
+    if (args.drop_worthless or args.value_model) and not args.value_filter:
+        raise CommandError("--drop-worthless and --value-model go with --value-filter")
+    if args.value_model:
+        from forumcrawl.extractors.value_model import load_value_model
+
+        try:  # here, so a bad model fails once instead of in every worker
+            load_value_model(args.value_model)
+        except (OSError, ValueError, KeyError) as exc:
+            raise CommandError(f"cannot read the value model {args.value_model}: {exc}") from exc
     if args.method:
         cascade = (args.method,)
     elif args.cascade:
@@ -85,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         min_chars=FORUMCRAWL_EXTRACT_MIN_CHARS,
         value_filter=args.value_filter,
         value_drop=args.drop_worthless,
+        value_model=args.value_model,
     )
     if args.jobs < 0:
         raise CommandError("--jobs must be 0 (all cores) or more")
