@@ -120,7 +120,8 @@ def compile_selector(selector: str, *, relative: bool = False) -> lxml.etree.XPa
         except SelectorError as exc:
             raise ValueError(f"invalid CSS selector {selector!r}: {exc}") from exc
     try:
-        return lxml.etree.XPath(expression)
+        # lxml registers the EXSLT regexp functions on every call unless told they are unused.
+        return lxml.etree.XPath(expression, regexp="re:" in expression)
     except lxml.etree.XPathSyntaxError as exc:
         raise ValueError(f"invalid XPath {expression!r}: {exc}") from exc
 
@@ -199,7 +200,8 @@ def _exclusion(exclude: tuple[str, ...]) -> _Exclusion:
             conditions.append(f"({selector})")
         else:
             conditions.append(f"({_translator.css_to_xpath(selector, prefix='self::')})")
-    xpath = lxml.etree.XPath(f"descendant::*[{' or '.join(conditions)}]") if conditions else None
+    expression = f"descendant::*[{' or '.join(conditions)}]"
+    xpath = lxml.etree.XPath(expression, regexp="re:" in expression) if conditions else None
     hints = _hints(exclude)
     hinted = [
         tag for tag in sorted(tags) if tag.isascii() and hints and any(w in tag for w in hints)
