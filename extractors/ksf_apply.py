@@ -228,7 +228,7 @@ def _first_finder(selector: str) -> lxml.etree.XPath:
     parts = None if is_xpath(selector) else _class_parts(selector)
     if parts is None:
         return exact
-    return lxml.etree.XPath(f"(descendant::{_class_step(*parts)})[1]", regexp=False)
+    return lxml.etree.XPath(f"descendant::{_class_step(*parts)}[1]", regexp=False)
 
 
 def first_match(container: HtmlElement, selector: str) -> HtmlElement | None:
@@ -248,7 +248,7 @@ def _text_finder(selector: str) -> lxml.etree.XPath | None:
     if is_xpath(selector):
         return None
     parts = _class_parts(selector)
-    first = f"(descendant::{_class_step(*parts)})[1]" if parts else f"({exact.path})[1]"
+    first = f"descendant::{_class_step(*parts)}[1]" if parts else f"({exact.path})[1]"
     return lxml.etree.XPath(f"string({first})", regexp=False, smart_strings=False)
 
 
