@@ -182,10 +182,10 @@ def _posts_of(
     chosen = set(found)
     # Per ancestor walked: whether it is or sits in a body, and the topmost container above it.
     known: dict[HtmlElement, tuple[bool, HtmlElement | None]] = {}
-    pairs = []
+    pairs: list[tuple[HtmlElement, HtmlElement | None]] = []
     for element in found:
         inside, owner = False, None
-        chain = []
+        chain: list[HtmlElement] = []
         for ancestor in element.iterancestors(*tags):
             seen = known.get(ancestor)
             if seen is not None:
