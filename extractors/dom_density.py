@@ -63,8 +63,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import lxml.etree
 import numpy as np
@@ -307,63 +308,59 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
 
     nodes: list[STNode] = [STNode("body", -1, 0, 1.0, 0)]
     parts: list[list[str]] = [[]]
-    stack: list[tuple[lxml.etree._Element, int]] = [(start, 0)]
-    in_anchor = 0
-    skipping = False
-    walker = lxml.etree.iterwalk(start, events=("start", "end"))
-    next(walker)  # the start element is ST's root
-    for event, element in walker:
-        tag = element.tag
-        current = stack[-1][1]
-        if skipping:  # the pruned element's own end: only its tail is read
-            skipping = False
-            text = element.tail
-        elif event == "start":
-            if tag.__class__ is not str:  # comment or processing instruction (rule 5)
-                continue
-            if (
+    # One frame per open element with children: its children still to read, the ST node its
+    # text goes to, the anchors open around it, and the element (whose tail is read on leaving).
+    frames: list[tuple[Iterator[Any], int, int, Any]] = [(iter(start), 0, 0, None)]
+    while frames:
+        children, current, anchors, owner = frames[-1]
+        for element in children:
+            tag = element.tag
+            if tag.__class__ is str and not (  # comments and processing instructions: rule 5
                 tag in _PRUNED and (prune_hidden or tag not in _HIDEABLE)
                 or ":" in tag
                 or (prune_hidden and _is_hidden(element))
                 or (tag == "form" and form_is_small(element))
             ):
-                walker.skip_subtree()
-                skipping = True
-                continue
-            text = element.text
-            if tag in _BLOCKS:
-                parent = nodes[current]
-                declared = _declared_width(element)
-                current = len(nodes)
-                hints = _name_hints(element, tag)
-                node = STNode(tag, stack[-1][1], parent.depth + 1, declared or 1.0, hints)
-                node.links = int(in_anchor > 0)  # an anchor opened in an ancestor holds this block
-                nodes.append(node)
-                parent.children.append(current)
-                parts.append([])
-                stack.append((element, current))
-            elif tag == "a":
-                in_anchor += 1
-                nodes[current].links += 1
-            elif tag == "img":
-                nodes[current].links += 1
-            elif tag == "br":
-                parts[current].append("\n")
-                nodes[current].breaks += 1
-        else:
-            if tag.__class__ is str:
-                if stack[-1][0] is element:
-                    stack.pop()
-                    if not stack:  # ST's root ends: the walk is over
-                        break
+                inner, inner_anchors = current, anchors
+                if tag in _BLOCKS:
+                    parent = nodes[current]
+                    inner = len(nodes)
+                    node = STNode(
+                        tag, current, parent.depth + 1, _declared_width(element) or 1.0, _name_hints(element, tag)
+                    )
+                    node.links = int(anchors > 0)  # an anchor opened in an ancestor holds this block
+                    nodes.append(node)
+                    parent.children.append(inner)
+                    parts.append([])
                 elif tag == "a":
-                    in_anchor -= 1
-            current = stack[-1][1]
+                    inner_anchors += 1
+                    nodes[current].links += 1
+                elif tag == "img":
+                    nodes[current].links += 1
+                elif tag == "br":
+                    parts[current].append("\n")
+                    nodes[current].breaks += 1
+                text = element.text
+                if text:
+                    parts[inner].append(text)
+                    if inner_anchors:
+                        nodes[inner].link_chars += len("".join(text.split()))
+                if len(element):
+                    frames.append((iter(element), inner, inner_anchors, element))
+                    break
             text = element.tail
-        if text:
-            parts[current].append(text)
-            if in_anchor:
-                nodes[current].link_chars += len("".join(text.split()))
+            if text:
+                parts[current].append(text)
+                if anchors:
+                    nodes[current].link_chars += len("".join(text.split()))
+        else:
+            frames.pop()
+            text = owner.tail if owner is not None else None
+            if text:
+                _, current, anchors, _ = frames[-1]
+                parts[current].append(text)
+                if anchors:
+                    nodes[current].link_chars += len("".join(text.split()))
     for node, texts in zip(nodes, parts):
         raw = "".join(texts)
         if not raw or raw.isspace():  # most blocks hold only the indentation between tags
