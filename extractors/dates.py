@@ -207,19 +207,24 @@ def _build(
     return moment.isoformat() if clock is not None else moment.date().isoformat()
 
 
-def _relative(n_raw: str, unit_raw: str, now: datetime) -> str:
+def _relative(n_raw: str, unit_raw: str, now: datetime) -> str | None:
+    """``now`` minus the amount; None when the amount leaves the calendar (``99999999天前``)."""
     n_key = n_raw.lower()
     n = 0.5 if n_raw == "半" else (int(n_raw) if n_raw.isdigit() else _CN_NUMBERS.get(n_key, 1))
     unit = _UNITS.get(unit_raw.lower().rstrip("s") if unit_raw.isascii() else unit_raw)
     if unit is None:
         unit = _UNITS.get(unit_raw.lower(), "days")
-    if unit == "months":
-        delta = timedelta(days=30 * n)
-    elif unit == "years":
-        delta = timedelta(days=365 * n)
-    else:
-        delta = timedelta(**{unit: n})
-    return _format(now - delta, with_time=unit not in {"months", "years"})
+    try:
+        if unit == "months":
+            delta = timedelta(days=30 * n)
+        elif unit == "years":
+            delta = timedelta(days=365 * n)
+        else:
+            delta = timedelta(**{unit: n})
+        moment = now - delta
+    except OverflowError:
+        return None
+    return _format(moment, with_time=unit not in {"months", "years"})
 
 
 def _named(m: re.Match[str], now: datetime, p: str = "") -> str | None:

@@ -55,6 +55,12 @@ def test_dateparser_fallback_for_other_languages() -> None:
     assert to_iso("il y a 3 jours", now=NOW)[:10] == "2024-03-05"
 
 
+@pytest.mark.parametrize("raw", ["99999999天前", "99999999999 hours ago", "99999年前"])
+def test_a_relative_time_off_the_calendar_is_no_time(raw: str) -> None:
+    assert to_iso(raw, now=NOW) is None
+    assert dates.read_time(f"发表于 {raw}", now=NOW) == (f"发表于 {raw}", None)
+
+
 @pytest.mark.parametrize("raw", ["", "   ", "hello world", "Posts: 64"])
 def test_not_a_time(raw: str) -> None:
     assert to_iso(raw, now=NOW) is None
