@@ -409,7 +409,7 @@ def _drop_empty(nodes: list[STNode]) -> SimpleTree:
     return SimpleTree(out, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Block:
     """One text-carrying ST node with its properties (§3.3); ``node`` is its index in ST."""
 
@@ -501,10 +501,13 @@ def main_region(tree: SimpleTree, blocks: Sequence[Block], reasons: Sequence[str
     return max(range(len(totals)), key=totals.__getitem__)
 
 
-def _in_subtree(tree: SimpleTree, node: int, ancestor: int) -> bool:
-    while node > ancestor:
-        node = tree.nodes[node].parent
-    return node == ancestor
+def _subtree_end(tree: SimpleTree, top: int) -> int:
+    """One past the last node of ``top``'s subtree: ST is in document order, so a subtree is
+    the run of deeper nodes that follows its root."""
+    nodes, depth, end = tree.nodes, tree.nodes[top].depth, top + 1
+    while end < len(nodes) and nodes[end].depth > depth:
+        end += 1
+    return end
 
 
 @dataclass(frozen=True)
@@ -542,8 +545,9 @@ class DomDensityExtractor:
         keep = [r is None for r in reasons]
         if self.region and any(keep):
             top = main_region(tree, blocks, reasons)
+            end = _subtree_end(tree, top)
             for i, block in enumerate(blocks):
-                inside = _in_subtree(tree, block.node, top)
+                inside = top <= block.node < end
                 if keep[i] and not inside:
                     keep[i] = False
                     reasons[i] = "region"
