@@ -137,6 +137,18 @@ def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_serv
     assert learned([f for _, f in workers]) == 1, "the rules must be learned once"
 
 
+def test_a_worker_waits_for_work_before_closing(tmp_path, redis_server, forum_servers):
+    server = forum_servers["static"]
+    proc, folder = start_worker(tmp_path, "early", redis_server, FORUMCRAWL_REDIS_IDLE_CLOSE=4)
+    time.sleep(1.5)  # the worker is up, or nearly, and finds an empty cluster
+    assert proc.poll() is None, "the worker closed before the cluster had been idle for long"
+    push(redis_server, server.url)
+    stats = finish(proc, folder)
+    assert stats["finish_reason"] == "finished"
+    urls = set(thread_urls(server.truth, redis_items(redis_server)))
+    assert readable_topics(server.truth) <= urls <= {server.truth.canonical(u) for u in server.truth.topic_urls}
+
+
 def test_sigkill_a_worker_and_finish_with_another(tmp_path, redis_server, forum_servers):
     server = forum_servers["discuz"]
     truth = server.truth

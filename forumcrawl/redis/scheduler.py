@@ -96,8 +96,11 @@ class LeasedRedisScheduler(BaseScheduler):
         max_outage: float,
         poll_seconds: float,
         dedup_ttl: int,
+        idle_close: float = 0.0,
     ) -> None:
         self.crawler = crawler
+        self.idle_close = idle_close
+        self._idle_since: float | None = None
         self.url = url
         self.prefix = prefix
         self.lease_seconds = lease_seconds
@@ -132,6 +135,7 @@ class LeasedRedisScheduler(BaseScheduler):
             max_outage=settings.getfloat("FORUMCRAWL_REDIS_MAX_OUTAGE"),
             poll_seconds=settings.getfloat("FORUMCRAWL_REDIS_POLL_SECONDS"),
             dedup_ttl=settings.getint("FORUMCRAWL_REDIS_DEDUP_TTL"),
+            idle_close=settings.getfloat("FORUMCRAWL_REDIS_IDLE_CLOSE"),
         )
 
     def _inc(self, key: str, count: int = 1) -> None:
@@ -363,4 +367,12 @@ class LeasedRedisScheduler(BaseScheduler):
         if queued or leased or self._local:
             if queued:
                 self._remote_empty = False
+            self._idle_since = None
+            raise DontCloseSpider
+        # The cluster looks idle, but another worker may be between taking a seed and queueing
+        # its request: close only when it has stayed idle for FORUMCRAWL_REDIS_IDLE_CLOSE.
+        now = time.monotonic()
+        if self._idle_since is None:
+            self._idle_since = now
+        if now - self._idle_since < self.idle_close:
             raise DontCloseSpider
