@@ -2,7 +2,7 @@
 
 For every folder of the data root with a ``gold.jsonl``: text P/R/F1 (mean over pages, the
 scorer of ``forumcrawl eval``) of DOM density alone, of DOM density + the NB value filter
-(:func:`dom_stage_text`), of the paper's leaf-by-leaf filter (``region=False``) and of
+(the cascade's ``dom`` stage with the filter dropping worthless blocks), of the paper's leaf-by-leaf filter (``region=False``) and of
 trafilatura, plus the mean fusion rate. Then, on one folder: time per page of DOM density over
 a bare lxml parse of the same pages, and the speed-up of 2 processes over 1 and of a 2-worker
 local Dask cluster over 1 worker (whole offline extraction, ``--cascade``)::
@@ -28,8 +28,9 @@ import trafilatura
 
 from forumcrawl.document import Document, DocumentError
 from forumcrawl.evaluation import evaluate
-from forumcrawl.extractors.dom_density import DomDensityExtractor, dom_stage_text
+from forumcrawl.extractors.dom_density import DomDensityExtractor
 from forumcrawl.offline import ExtractOptions, extract_paths
+from forumcrawl.pages import Cascade
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers  # noqa: E402  (a sibling script, not a package)
@@ -43,11 +44,22 @@ def _pages(folder: Path) -> list[tuple[str, bytes]]:
     return [(p.name[: -len(".html.gz")], gzip.decompress(p.read_bytes())) for p in peers.page_files(folder)]
 
 
+def _filtered() -> Cascade:
+    """DOM density, then the NB value filter dropping worthless blocks (seed 000 §3.4)."""
+    return Cascade(("dom",), value_filter=True, value_drop=True)
+
+
+def _text(cascade: Cascade, doc: Document) -> str:
+    extraction = cascade.run(doc).extraction
+    return extraction.text if extraction is not None else ""
+
+
 def predictions(folder: Path) -> tuple[dict[str, list[dict[str, Any]]], float]:
     """Every system's predictions for a folder, and DOM density's mean fusion rate."""
     out: dict[str, list[dict[str, Any]]] = {name: [] for name in SYSTEMS}
     rates = []
     region, paper = DomDensityExtractor(), DomDensityExtractor(region=False)
+    filtered = _filtered()
     for page_id, body in _pages(folder):
         out["trafilatura"].append(peers.trafilatura_record(body, page_id))
         try:
@@ -59,7 +71,7 @@ def predictions(folder: Path) -> tuple[dict[str, list[dict[str, Any]]], float]:
         result = region.extract(doc)
         rates.append(result.fusion_rate)
         out["dom"].append({"id": page_id, "text": result.text})
-        out["dom+nb"].append({"id": page_id, "text": dom_stage_text(doc)})
+        out["dom+nb"].append({"id": page_id, "text": _text(filtered, doc)})
         out["dom-paper"].append({"id": page_id, "text": paper.extract(doc).text})
     return out, statistics.fmean(rates) if rates else 0.0
 
@@ -121,10 +133,12 @@ def speed(folder: Path, rounds: int) -> dict[str, float]:
             except DocumentError:
                 continue
 
+    filtered = _filtered()
+
     def dom_nb() -> None:
         for body in pages:
             try:
-                dom_stage_text(Document.from_bytes(body))
+                _text(filtered, Document.from_bytes(body))
             except DocumentError:
                 continue
 

@@ -7,8 +7,8 @@ their inline content (algorithm 2); every text-carrying node gets density proper
 of the page's text, formula 2) and ρ2 (its links per character of plain text, formula 3) and a
 visual position ⟨top, bottom, width, height⟩; nodes on the page's edge or below Δ1 / above Δ2 are
 removed (algorithm 3). The Naive Bayes value filter of §3.4 lives in
-:mod:`forumcrawl.extractors.value_model`; :func:`dom_stage_text` chains the two in one call, and
-the cascade applies the filter to whichever stage wins (:class:`forumcrawl.pages.ValueFilter`).
+:mod:`forumcrawl.extractors.value_model`; the cascade applies it to whichever stage wins
+(:class:`forumcrawl.pages.ValueFilter`).
 
 Where this module departs from the paper, and why. Figures are mean text F1 on the dev folders of
 ``../shared/data``; ``benchmarks/bench_dom.py`` prints them per folder.
@@ -84,7 +84,6 @@ __all__ = [
     "DomResult",
     "SimpleTree",
     "STNode",
-    "dom_stage_text",
     "positional_only",
     "simplify_tree",
 ]
@@ -616,32 +615,3 @@ class BlockFeaturizer(TransformerMixin, BaseEstimator):
     def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
         """The column names."""
         return np.array(self._FEATURES, dtype=object)
-
-
-def dom_stage_text(
-    document: Document,
-    *,
-    drop_worthless: bool = True,
-    min_worthless: float = VALUE_MIN_WORTHLESS,
-    model_path: str | None = None,
-) -> str:
-    """DOM density, then the Naive Bayes value filter (§3.4), in one call for benchmarks; the
-    cascade's ``dom`` stage hands its blocks to :class:`forumcrawl.pages.ValueFilter` instead.
-
-    A worthless first block means the page itself is worthless: ``""``. Worthless later blocks
-    (``顶``-only replies, ads, signatures) are dropped when ``drop_worthless``, else kept. A block
-    is worthless when P(c0 | d) ≥ ``min_worthless`` (see :data:`VALUE_MIN_WORTHLESS`).
-    ``model_path`` is a model JSON from ``forumcrawl train value`` (``None``: the shipped one).
-    """
-    from forumcrawl.extractors.value_model import load_value_model
-
-    result = DomDensityExtractor().extract(document)
-    if not result.blocks:
-        return ""
-    valuable = load_value_model(model_path).predict(
-        [b.text for b in result.blocks], min_worthless=min_worthless
-    )
-    if not valuable[0]:
-        return ""
-    kept = [b.text for b, ok in zip(result.blocks, valuable) if ok or not drop_worthless]
-    return "\n".join(kept)

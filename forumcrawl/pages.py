@@ -25,7 +25,7 @@ from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExt
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, extract_single
 from forumcrawl.extractors.text import language
-from forumcrawl.extractors.value_model import VALUE_POST_MIN_WORTHLESS, load_value_model
+from forumcrawl.extractors.value_model import VALUE_POST_MIN_WORTHLESS, WORTHLESS, load_value_model
 from forumcrawl.extractors.wrapper import template_stage
 from forumcrawl.items import Article, ForumThread, Post
 from forumcrawl.sitemodel import SiteModel
@@ -100,8 +100,11 @@ class ValueFilter:
         # Loaded here, so a bad FORUMCRAWL_VALUE_MODEL fails before the first page.
         self.model = load_value_model(model_path)
 
-    def _worthless(self, texts: Sequence[str], min_worthless: float) -> list[bool]:
-        return [not ok for ok in self.model.predict(list(texts), min_worthless=min_worthless)]
+    def _p_worthless(self, texts: Sequence[str]) -> list[float]:
+        """P(worthless | words) of each text, scored once whatever thresholds apply."""
+        if not texts:
+            return []
+        return self.model.predict_proba(list(texts))[:, self.model.classes.index(WORTHLESS)].tolist()
 
     def apply(
         self, doc: Document, extraction: Extraction
@@ -112,15 +115,17 @@ class ValueFilter:
         if posts:
             verdict = ValueVerdict("post")
             texts = [p.text for p in posts]
-            worthless = self._worthless(texts, VALUE_POST_MIN_WORTHLESS)
+            cut = VALUE_POST_MIN_WORTHLESS
             opens = opens and (posts[0].floor or 1) <= 1
         else:
             verdict = ValueVerdict("block")
             lines = [line for line in extraction.text.split("\n") if line.strip()]
             texts = extraction.blocks or lines
-            worthless = self._worthless(texts, VALUE_MIN_WORTHLESS)
+            cut = VALUE_MIN_WORTHLESS
+        scores = self._p_worthless(texts)
+        worthless = [score >= cut for score in scores]
         if opens and texts:
-            worthless[0] = self._worthless(texts[:1], VALUE_MIN_WORTHLESS)[0]
+            worthless[0] = scores[0] >= VALUE_MIN_WORTHLESS
             if worthless[0]:
                 verdict.page_worthless = True
                 return None, verdict

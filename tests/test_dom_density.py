@@ -17,7 +17,6 @@ from forumcrawl.document import Document
 from forumcrawl.extractors.dom_density import (
     BlockFeaturizer,
     DomDensityExtractor,
-    dom_stage_text,
     node_blocks,
     simplify_tree,
 )
@@ -196,20 +195,6 @@ def test_shipped_value_model_loads_and_scores() -> None:
     assert model.card["trained"] and model.card["source"]
     verdict = model.predict(["顶", "+1", "我的显卡用了快三年了，最近开始出问题，有没有懂行的朋友帮忙分析一下原因？"])
     assert verdict.tolist() == [False, False, True]
-
-
-def test_dom_stage_text_drops_worthless_replies() -> None:
-    long_post = "我的显卡用了快三年了，最近开始出问题。之前在网上查了很多资料，说法都不太一样。有没有懂行的朋友帮忙分析一下原因？"
-    page = f"""<html><body><div id="posts">
-    <div class="post"><p>{long_post}</p></div>
-    <div class="post"><p>顶</p></div>
-    <div class="post"><p>{long_post[::-1]}</p></div></div></body></html>"""
-    doc = _doc(page)
-    assert "顶" in DomDensityExtractor().extract(doc).text
-    text = dom_stage_text(doc, min_worthless=0.5)  # the paper's rule
-    assert long_post in text and "\n顶\n" not in f"\n{text}\n"
-    assert "\n顶\n" in "\n" + dom_stage_text(doc, drop_worthless=False, min_worthless=0.5) + "\n"
-    assert dom_stage_text(_doc("<html><body><p>顶</p></body></html>"), min_worthless=0.5) == ""
 
 
 def test_value_trainer_reads_user_examples_and_reports_scores(tmp_path: Path) -> None:
