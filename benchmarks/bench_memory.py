@@ -57,12 +57,23 @@ def tree_rss(process: psutil.Process) -> int:
     return total
 
 
-def count_lines(path: Path) -> int:
-    try:
-        with path.open("rb") as handle:
-            return sum(1 for _ in handle)
-    except FileNotFoundError:
-        return 0
+class LineCounter:
+    """Records written so far to a growing file, reading only what was added since last time
+    (re-reading a file of 100,000 records twice a second would compete with the run)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.offset, self.lines = path, 0, 0
+
+    def __call__(self) -> int:
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(self.offset)
+                added = handle.read()
+        except FileNotFoundError:
+            return 0
+        self.offset += len(added)
+        self.lines += added.count(b"\n")
+        return self.lines
 
 
 def run(folder: Path, pages: int, extra: list[str], interval: float) -> dict[str, Any]:
@@ -73,16 +84,17 @@ def run(folder: Path, pages: int, extra: list[str], interval: float) -> dict[str
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     process = psutil.Process(child.pid)
     samples: list[tuple[float, int, int]] = []
+    count_lines = LineCounter(out)
     while child.poll() is None:
         rss = tree_rss(process)
-        done = count_lines(out)
+        done = count_lines()
         samples.append((time.perf_counter() - started, done, rss))
         time.sleep(interval)
     seconds = time.perf_counter() - started
     stderr = child.stderr.read().decode("utf-8", "replace") if child.stderr else ""
     if child.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed ({child.returncode}):\n{stderr[-2000:]}")
-    written = count_lines(out)
+    written = count_lines()
     tenth = [rss for _, done, rss in samples if done >= pages // 10]
     late = [rss for _, done, rss in samples if done >= pages * 9 // 10]
     mib = 1024 * 1024
