@@ -16,6 +16,7 @@ the held pages is acknowledged, so a worker killed before or during learning los
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response
+from scrapy.utils.reactor import CallLaterOnce
 
 from forumcrawl.document import Document, site_of
 from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, connect, push_seeds
@@ -36,6 +38,12 @@ __all__ = ["ForumRedisSpider", "NewsRedisSpider", "RedisSiteSpider"]
 
 #: Seeds taken from Redis per round trip.
 SEED_BATCH = 100
+#: Seconds between looks at the cluster's queue while a site waits to be learned.
+IDLE_RECHECK = 0.5
+
+
+def _noop(response: Response) -> None:
+    """Callback of the wake-up request: it only makes the engine loop run."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,8 @@ class RedisSiteSpider(SiteSpider):
         self.topic_example = topic_example
         self.learner = None
         self._learning = set()
+        self._empty_since: float | None = None
+        self._recheck = CallLaterOnce(self._wake_engine)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> RedisSiteSpider:
@@ -105,6 +115,44 @@ class RedisSiteSpider(SiteSpider):
             self.crawler.engine.crawl(request)
         if requests:
             raise DontCloseSpider
+
+    def learn_pending_sites(self) -> None:
+        """On spider_idle: learn from a partial sample only once the cluster is out of pages.
+
+        One worker with nothing to do is not a crawl out of pages: another worker may be
+        fetching the boards whose threads would fill this one's queue, and a sample of the
+        site's first pages alone (home, search, member list) holds no thread page to learn
+        from. So sites are learned early only after the cluster's queue has stayed empty for
+        ``FORUMCRAWL_REDIS_IDLE_CLOSE`` seconds (the wait a worker makes before closing).
+        """
+        grace = self.crawler.settings.getfloat("FORUMCRAWL_REDIS_IDLE_CLOSE")
+        if self.learner is not None and self.learner.pending_sites() and self._queue_empty_for() < grace:
+            self._inc("learn/waited_for_cluster")
+            self._recheck.schedule(IDLE_RECHECK)
+            raise DontCloseSpider
+        super().learn_pending_sites()
+
+    def _queue_empty_for(self) -> float:
+        """Seconds the cluster's queue has been seen empty (0 while it holds requests, or when
+        Redis cannot be read)."""
+        try:
+            queued = self.redis.zcard(self.keys.queue)
+        except REDIS_ERRORS as exc:
+            self.logger.warning("could not read the cluster's queue: %s", exc)
+            queued = None
+        now = time.monotonic()
+        if queued != 0:
+            self._empty_since = None
+            return 0.0
+        if self._empty_since is None:
+            self._empty_since = now
+        return now - self._empty_since
+
+    def _wake_engine(self) -> None:
+        """Have the engine look for work (and signal idle again) before its next heartbeat."""
+        engine = self.crawler.engine
+        if engine is not None and engine.running:
+            engine.crawl(scrapy.Request("data:,", callback=_noop, dont_filter=True, meta={"allow_offsite": True}))
 
     def document(self, response: Response) -> Document | None:
         """Also mark a page the crawl loop is about to hold: it keeps its lease until released.

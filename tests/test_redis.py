@@ -139,12 +139,19 @@ def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_serv
 
 def test_a_worker_waits_for_work_before_closing(tmp_path, redis_server, forum_servers):
     server = forum_servers["static"]
-    proc, folder = start_worker(tmp_path, "early", redis_server, FORUMCRAWL_REDIS_IDLE_CLOSE=4)
+    proc, folder = start_worker(
+        tmp_path, "early", redis_server, FORUMCRAWL_REDIS_IDLE_CLOSE=4, FORUMCRAWL_LEARN_URL_SAMPLE=100000
+    )
     time.sleep(1.5)  # the worker is up, or nearly, and finds an empty cluster
     assert proc.poll() is None, "the worker closed before the cluster had been idle for long"
     push(redis_server, server.url)
     stats = finish(proc, folder)
     assert stats["finish_reason"] == "finished"
+    # The forum cannot fill the learning sample: its rules are learned once the crawl runs out
+    # of pages, which in a cluster means once the queue has stayed empty for the idle wait
+    # (a worker idle while another still fetches boards must not learn from the home page).
+    assert stats.get("forumcrawl/learn/waited_for_cluster", 0) >= 1
+    assert stats["forumcrawl/learn/sites"] == 1
     urls = set(thread_urls(server.truth, redis_items(redis_server)))
     assert readable_topics(server.truth) <= urls <= {server.truth.canonical(u) for u in server.truth.topic_urls}
 
