@@ -148,6 +148,24 @@ def test_article_lead_high_on_a_long_page_stays_with_its_article() -> None:
     assert "Lead paragraph" not in paper.text
 
 
+def test_author_box_caption_and_comments_inside_the_article_are_dropped_unless_they_are_most_text() -> None:
+    body = "".join(f"<p>Body paragraph {i} carries the story a little further on, plain text.</p>" for i in range(8))
+    comments = "".join(f'<li class="comment"><p>Reader {i} says it was worth reading.</p></li>' for i in range(3))
+    article = f"""<html><body><div class="post">
+    <figure><img src="/a.jpg"><figcaption>A harbour at dawn, seen from the pier.</figcaption></figure>
+    {body}
+    <div class="author-bio"><p>Jane Doe writes about harbours, boats and the people on them.</p></div>
+    <section id="comments"><ol>{comments}</ol></section></div></body></html>"""
+    result = DomDensityExtractor().extract(_doc(article))
+    assert result.text.count("Body paragraph") == 8
+    assert "harbour at dawn" not in result.text and "Jane Doe" not in result.text and "Reader" not in result.text
+    assert result.removed["aux"] == 5
+    replies = "".join(f'<div class="post-comments"><p>Reply {i}: same problem with my router.</p></div>' for i in range(6))
+    thread = f"""<html><body><div class="thread"><p>My router drops the line every evening, any idea?</p>
+    {replies}</div></body></html>"""
+    assert DomDensityExtractor().extract(_doc(thread)).text.count("Reply") == 6  # the replies are the thread
+
+
 def test_block_featurizer_is_a_transformer() -> None:
     blocks = node_blocks(simplify_tree(_doc(PRUNE_PAGE)))
     featurizer = BlockFeaturizer()
