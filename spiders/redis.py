@@ -15,8 +15,8 @@ the held pages is acknowledged, so a worker killed before or during learning los
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ from scrapy.utils.reactor import CallLaterOnce
 from forumcrawl.document import Document, site_of
 from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, connect, push_seeds
 from forumcrawl.redis.middleware import PARK_META, RELEASE_META
+from forumcrawl.redis.scheduler import wake_engine
 from forumcrawl.spiders.base import SiteSpider, parse_start_urls
 from forumcrawl.spiders.forum import ForumSpider
 from forumcrawl.spiders.news import NewsSpider
@@ -40,10 +41,6 @@ __all__ = ["ForumRedisSpider", "NewsRedisSpider", "RedisSiteSpider"]
 SEED_BATCH = 100
 #: Seconds between looks at the cluster's queue while a site waits to be learned.
 IDLE_RECHECK = 0.5
-
-
-def _noop(response: Response) -> None:
-    """Callback of the wake-up request: it only makes the engine loop run."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +65,7 @@ class RedisSiteSpider(SiteSpider):
         self.learner = None
         self._learning = set()
         self._empty_since: float | None = None
-        self._recheck = CallLaterOnce(self._wake_engine)
+        self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> RedisSiteSpider:
@@ -138,7 +135,8 @@ class RedisSiteSpider(SiteSpider):
         try:
             queued = self.redis.zcard(self.keys.queue)
         except REDIS_ERRORS as exc:
-            self.logger.warning("could not read the cluster's queue: %s", exc)
+            # every recheck during an outage; the scheduler reports the outage itself
+            self.logger.debug("could not read the cluster's queue: %s", exc)
             queued = None
         now = time.monotonic()
         if queued != 0:
@@ -147,12 +145,6 @@ class RedisSiteSpider(SiteSpider):
         if self._empty_since is None:
             self._empty_since = now
         return now - self._empty_since
-
-    def _wake_engine(self) -> None:
-        """Have the engine look for work (and signal idle again) before its next heartbeat."""
-        engine = self.crawler.engine
-        if engine is not None and engine.running:
-            engine.crawl(scrapy.Request("data:,", callback=_noop, dont_filter=True, meta={"allow_offsite": True}))
 
     def document(self, response: Response) -> Document | None:
         """Also mark a page the crawl loop is about to hold: it keeps its lease until released.

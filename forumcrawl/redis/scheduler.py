@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from twisted.python.failure import Failure
 
-__all__ = ["LEASE_META", "LeasedRedisScheduler", "lease_finished"]
+__all__ = ["LEASE_META", "LeasedRedisScheduler", "lease_finished", "wake_engine"]
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +81,14 @@ def decode_request(member: str) -> dict[str, Any]:
 
 def _noop(response: Any) -> None:
     """Callback of the wake-up request: nothing to do, the engine just runs its loop again."""
+
+
+def wake_engine(crawler: Crawler) -> None:
+    """Make a running engine run its loop (and signal idle again) now rather than at its next
+    5-second heartbeat: schedule a local ``data:`` request that does nothing."""
+    engine = crawler.engine
+    if engine is not None and engine.running:
+        engine.crawl(Request("data:,", callback=_noop, dont_filter=True, meta={"allow_offsite": True}))
 
 
 class LeasedRedisScheduler(BaseScheduler):
@@ -323,8 +331,7 @@ class LeasedRedisScheduler(BaseScheduler):
     def _wake(self) -> None:
         """Make the engine run its loop now rather than at its next 5-second heartbeat."""
         self._woken_at = time.monotonic()
-        assert self.crawler.engine is not None
-        self.crawler.engine.crawl(Request("data:,", callback=_noop, dont_filter=True, meta={"allow_offsite": True}))
+        wake_engine(self.crawler)
 
     def _tick(self) -> None:
         now = time.monotonic()
