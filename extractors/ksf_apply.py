@@ -112,10 +112,12 @@ def _class_prefilter(selector: str) -> tuple[lxml.etree.XPath, frozenset[str]] |
     if parts is None:
         return None
     tag, classes = parts
-    if any("'" in c for c in classes):
-        return None
-    tests = " and ".join(f"contains(@class, '{c}')" for c in sorted(classes))
-    return lxml.etree.XPath(f"descendant-or-self::{tag}[{tests}]", regexp=False), classes
+    return lxml.etree.XPath(f"descendant-or-self::{tag}[{_contains(classes)}]", regexp=False), classes
+
+
+def _contains(classes: frozenset[str]) -> str:
+    """The XPath substring tests of ``@class`` for ``classes`` (tokens hold no quote)."""
+    return " and ".join(f"contains(@class, '{c}')" for c in sorted(classes))
 
 
 def _matches(tree: HtmlElement, selector: str) -> tuple[list[HtmlElement], str | None]:
@@ -213,11 +215,10 @@ def _class_step(tag: str, classes: frozenset[str]) -> str:
     """An XPath step matching what cssselect's ``tag.a.b`` matches: substring tests on
     ``@class`` first, so that its exact token test (``concat`` of ``normalize-space``, which
     costs more) runs on few candidates."""
-    quick = " and ".join(f"contains(@class, '{c}')" for c in sorted(classes))
     exact = " and ".join(
         f"contains(concat(' ', normalize-space(@class), ' '), ' {c} ')" for c in sorted(classes)
     )
-    return f"{tag}[{quick}][{exact}]"
+    return f"{tag}[{_contains(classes)}][{exact}]"
 
 
 @lru_cache(maxsize=1024)
@@ -244,12 +245,10 @@ def _text_finder(selector: str) -> lxml.etree.XPath | None:
     """For a CSS selector: an XPath of the text of its first match below a container. A field
     then costs one XPath call instead of the match, its Python proxy and a second call for its
     text. XPath selectors may pick text or attribute nodes, which :func:`first_match` skips."""
-    exact = compile_selector(selector, relative=True)  # raises for an invalid selector
+    first = _first_finder(selector)  # raises for an invalid selector
     if is_xpath(selector):
         return None
-    parts = _class_parts(selector)
-    first = f"descendant::{_class_step(*parts)}[1]" if parts else f"({exact.path})[1]"
-    return lxml.etree.XPath(f"string({first})", regexp=False, smart_strings=False)
+    return lxml.etree.XPath(f"string(({first.path})[1])", regexp=False, smart_strings=False)
 
 
 def _first_text(container: HtmlElement, selector: str) -> str:

@@ -15,7 +15,6 @@ Needs ``dask[distributed]`` (imported on first use).
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,6 +27,7 @@ from forumcrawl.offline import (
     extract_batch,
     iter_jobs,
     job_batches,
+    stream_batches,
 )
 from forumcrawl.pages import STAGES
 
@@ -76,13 +76,11 @@ def run_dask(
         client = Client(scheduler)
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})) or n_workers)
-        in_flight: deque[Any] = deque()
-        for batch in job_batches(jobs, batch_size):
-            in_flight.append(client.submit(extract_batch, batch, pure=False))
-            if len(in_flight) >= workers * IN_FLIGHT_PER_WORKER:
-                yield from in_flight.popleft().result()
-        while in_flight:
-            yield from in_flight.popleft().result()
+        yield from stream_batches(
+            lambda batch: client.submit(extract_batch, batch, pure=False),
+            job_batches(jobs, batch_size),
+            workers * IN_FLIGHT_PER_WORKER,
+        )
     finally:
         client.close()
         if cluster is not None:

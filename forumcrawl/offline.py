@@ -13,7 +13,7 @@ import gzip
 import logging
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -38,6 +38,7 @@ __all__ = [
     "extract_paths",
     "iter_jobs",
     "job_batches",
+    "stream_batches",
 ]
 
 logger = logging.getLogger(__name__)
@@ -219,19 +220,29 @@ def extract_paths(
     # A short run gets smaller batches, so that every worker has some.
     size = BATCH_SIZE if len(head) == window * BATCH_SIZE else max(1, len(head) // window)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        in_flight: deque[Any] = deque()
-        for batch in job_batches(chain(head, work), size):
-            in_flight.append(pool.submit(extract_batch, batch))
-            if len(in_flight) >= window:
-                yield from in_flight.popleft().result()
-        while in_flight:
-            yield from in_flight.popleft().result()
+        yield from stream_batches(
+            lambda batch: pool.submit(extract_batch, batch), job_batches(chain(head, work), size), window
+        )
 
 
 def job_batches(jobs: Iterator[Job], size: int) -> Iterator[list[Job]]:
     """``jobs`` in lists of ``size`` (the last one shorter), taken as they are consumed."""
     while batch := list(islice(jobs, size)):
         yield batch
+
+
+def stream_batches(
+    submit: Callable[[list[Job]], Any], batches: Iterable[list[Job]], window: int
+) -> Iterator[dict[str, Any]]:
+    """The records of ``batches`` in order, each batch handed to ``submit`` (which returns a
+    future: a process pool's or Dask's) with at most ``window`` batches in flight."""
+    in_flight: deque[Any] = deque()
+    for batch in batches:
+        in_flight.append(submit(batch))
+        if len(in_flight) >= window:
+            yield from in_flight.popleft().result()
+    while in_flight:
+        yield from in_flight.popleft().result()
 
 
 def extract_batch(batch: list[Job]) -> list[dict[str, Any]]:

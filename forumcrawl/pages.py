@@ -119,8 +119,7 @@ class ValueFilter:
             opens = opens and (posts[0].floor or 1) <= 1
         else:
             verdict = ValueVerdict("block")
-            lines = [line for line in extraction.text.split("\n") if line.strip()]
-            texts = extraction.blocks or lines
+            texts = extraction.blocks or [line for line in extraction.text.split("\n") if line.strip()]
             cut = VALUE_MIN_WORTHLESS
         scores = self._p_worthless(texts)
         worthless = [score >= cut for score in scores]
