@@ -148,6 +148,22 @@ def test_article_lead_high_on_a_long_page_stays_with_its_article() -> None:
     assert "Lead paragraph" not in paper.text
 
 
+def test_user_panel_crumbs_do_not_push_the_region_off_the_thread() -> None:
+    row = "<dt>Posts:</dt><dd>{0}</dd><dt>Joined:</dt><dd>Jan 2020</dd><dt>Karma:</dt><dd>+{0}</dd>"
+    panel = "".join(row.format(i) for i in range(3))
+    text = "the router drops the line every evening and nothing helps. " * 4
+    posts = "".join(
+        f'<div class="message"><dl class="userinfo">{panel}</dl><p>Post body {i}: {text}</p></div>'
+        for i in range(4)
+    )
+    teasers = "".join(f'<li><a href="/t{i}">Teaser {i} for another thread</a></li>' for i in range(100))
+    page = f'<html><body><div class="thread">{posts}</div><ul>{teasers}</ul></body></html>'
+    result = DomDensityExtractor().extract(_doc(page))
+    assert result.removed["rho1"] > 40  # the panels' lines are crumbs below Δ1 …
+    assert result.text.count("Post body") == 4  # … but the region is the whole thread
+    assert "Teaser" not in result.text
+
+
 def test_author_box_caption_and_comments_inside_the_article_are_dropped_unless_they_are_most_text() -> None:
     body = "".join(f"<p>Body paragraph {i} carries the story a little further on, plain text.</p>" for i in range(8))
     comments = "".join(f'<li class="comment"><p>Reader {i} says it was worth reading.</p></li>' for i in range(3))
