@@ -364,13 +364,11 @@ def find_time(text: str) -> str | None:
 def _find(text: str) -> re.Match[str] | None:
     if not text:
         return None
-    for m in _FIND_RE.finditer(text):
-        if m["n_mon1"] or m["n_mon2"]:
-            # "May 5" without a year or a clock is too weak on its own ("may 5 people ...").
-            if not (m["n_y"] or m["n_hh"] or m["n_word"]):
-                continue
-        return m
-    return None
+    m = _FIND_RE.search(text)
+    # "May 5" without a year or a clock is too weak on its own ("may 5 people ..."): look on.
+    while m is not None and (m["n_mon1"] or m["n_mon2"]) and not (m["n_y"] or m["n_hh"] or m["n_word"]):
+        m = _FIND_RE.search(text, m.end())
+    return m
 
 
 def read_time(text: str, *, now: datetime) -> tuple[str, str | None] | None:

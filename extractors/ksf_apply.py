@@ -1,7 +1,8 @@
 """Applying a learned KSF rule to a thread page: posts with text, author, time and floor.
 
 This is the per-page hot path of a crawl, so it parses nothing and learns nothing: a few
-compiled XPath evaluations over the already-parsed tree (cached per selector), one pass over each
+compiled XPath evaluations over the already-parsed tree (cached per selector), the fields of each
+post taken where the page's previous post had them (:class:`_Template`), one pass over each
 post body's markup for its text, and one regex pass over each post header for its time. The
 learning side is :mod:`forumcrawl.extractors.ksf`, which produces the :class:`KsfRule` used here.
 """
@@ -260,6 +261,98 @@ def _first_text(container: HtmlElement, selector: str) -> str:
     return " ".join(xpath(container).split())[:_MAX_FIELD_CHARS]
 
 
+_CHILD_PATH = re.compile(r"\./[A-Za-z][\w-]*(?:/[A-Za-z][\w-]*)*")
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """What an element found at a remembered position must be to match a selector: for
+    ``tag.a.b``, its name (``*``: any) and class tokens; for an XPath child path such as
+    ``./div/div/p``, the names of the elements on the way down (``steps``)."""
+
+    name: str = "*"
+    classes: frozenset[str] = frozenset()
+    steps: tuple[str, ...] = ()
+
+    def follow(self, container: HtmlElement, path: tuple[int, ...]) -> HtmlElement | None:
+        """The element ``path`` (child indexes) leads to from ``container`` if it matches."""
+        element = container
+        try:
+            if self.steps:
+                for index, step in zip(path, self.steps):
+                    element = element[index]
+                    if element.tag != step:
+                        return None
+                return element
+            for index in path:
+                element = element[index]
+        except IndexError:
+            return None
+        if self.name != "*" and element.tag != self.name:
+            return None
+        return element if self.classes <= set((element.get("class") or "").split()) else None
+
+
+@lru_cache(maxsize=1024)
+def _place(selector: str) -> _Place | None:
+    """The :class:`_Place` test of the selectors a post template fixes in place (``tag.a.b``
+    and XPath child paths); ``None`` for the others, which are always searched."""
+    parts = None if is_xpath(selector) else _class_parts(selector)
+    if parts is not None:
+        return _Place(name=parts[0], classes=parts[1])
+    if _CHILD_PATH.fullmatch(selector):
+        return _Place(steps=tuple(selector[2:].split("/")))
+    return None
+
+
+class _Template:
+    """Where the page's previous post had each field, as child indexes from its container.
+
+    Posts of one page come from one template, so a field is first looked for at the position
+    where the previous post had it, and searched for (:func:`first_match`) only when the element
+    there does not match: a few index steps instead of a walk through the post body. A quote of
+    an earlier post's header inside a body is thus not taken for this post's author or time.
+    """
+
+    __slots__ = ("_paths",)
+
+    def __init__(self) -> None:
+        self._paths: dict[str, tuple[int, ...]] = {}
+
+    def find(self, container: HtmlElement, selector: str) -> HtmlElement | None:
+        """The element of ``selector`` in ``container``: at the remembered position, else the
+        first match."""
+        place = _place(selector)
+        if place is None:
+            return first_match(container, selector)
+        path = self._paths.get(selector)
+        if path is not None:
+            found = place.follow(container, path)
+            if found is not None:
+                return found
+        found = first_match(container, selector)
+        if found is not None:
+            self._paths[selector] = _index_path(container, found)
+        return found
+
+    def text(self, container: HtmlElement, selector: str) -> str:
+        """:func:`field_text` of :meth:`find` (``""`` if none)."""
+        if _place(selector) is None:
+            return _first_text(container, selector)
+        found = self.find(container, selector)
+        return field_text(found) if found is not None else ""
+
+
+def _index_path(container: HtmlElement, element: HtmlElement) -> tuple[int, ...]:
+    """Child indexes leading from ``container`` down to ``element``, a descendant of it."""
+    path = []
+    while element is not container:
+        parent = element.getparent()
+        path.append(parent.index(element))
+        element = parent
+    return tuple(reversed(path))
+
+
 # --------------------------------------------------------------------------------------------
 # The rule.
 
@@ -416,6 +509,7 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
         key = id(owner) if owner is not None else id(body)
         grouped.setdefault(key, (owner, []))[1].append(body)
     exclude = (*DEFAULT_EXCLUDE, *rule.exclude)
+    template = _Template()
     posts = []
     for position, (container, parts) in enumerate(grouped.values(), start=1):
         text = "\n\n".join(filter(None, [own_text(b, exclude) for b in parts]))
@@ -423,13 +517,13 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
         floor = None
         if container is not None:
             if rule.author:
-                author = _first_text(container, rule.author)[:MAX_AUTHOR_CHARS] or None
+                author = template.text(container, rule.author)[:MAX_AUTHOR_CHARS] or None
             if rule.time:
-                published, raw = _time_of(first_match(container, rule.time), now)
+                published, raw = _time_of(template.find(container, rule.time), now)
             else:
                 raw, published = read_time(_header_text(container, parts[0]), now=now) or (None, None)
             if rule.floor:
-                floor = parse_floor(_first_text(container, rule.floor))
+                floor = parse_floor(template.text(container, rule.floor))
         posts.append(
             Post(
                 floor=floor if floor is not None else position,

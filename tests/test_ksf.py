@@ -218,6 +218,29 @@ def test_single_page_fit_uses_background() -> None:
     assert model.rule_.body == "td.t_f"
 
 
+def test_fields_are_taken_where_the_page_template_puts_them() -> None:
+    """A body quoting an earlier post's header (written before the real header) does not give
+    its author or time to the quoting post, nor throw off the posts after it."""
+    header = '<div class="user">{}</div><p><span class="when">{}</span></p>'
+    posts_html = [
+        ("alice", "2024-03-05 14:02", "first words"),
+        ("bob", "2024-03-06 09:30", header.format("alice", "2024-03-05 14:02") + "I agree"),
+        ("carol", "2024-03-07 18:45", "third words"),
+    ]
+    html = "<html><body>" + "".join(
+        f'<div class="post"><div class="body">{text}</div><div class="side">'
+        f"{header.format(author, when)}</div></div>"
+        for author, when, text in posts_html
+    ) + "</body></html>"
+    rule = KsfRule(body="div.body", container="div.post", author="div.user", time="./div/p/span")
+    posts = apply_rule(rule, Document.from_text(html), now=NOW)
+    assert [(p.author, p.published) for p in posts] == [
+        ("alice", "2024-03-05T14:02:00"),
+        ("bob", "2024-03-06T09:30:00"),
+        ("carol", "2024-03-07T18:45:00"),
+    ]
+
+
 def test_own_text_drops_quotes_signature_delimiter_and_edit_notice() -> None:
     html = (
         "<div><blockquote>old words</blockquote><p>Last edited by bob on Monday</p>"
