@@ -164,6 +164,18 @@ def test_user_panel_crumbs_do_not_push_the_region_off_the_thread() -> None:
     assert "Teaser" not in result.text
 
 
+def test_short_paragraphs_among_the_article_paragraphs_are_kept_on_a_long_page() -> None:
+    line = "Body paragraph {} carries the story a little further on, in plain words."
+    story = "".join(f"<p>{line.format(i)}</p><p>Then it rained.</p>" for i in range(8))
+    panel = "<dl><dt>Words:</dt><dd>640</dd><dt>Read:</dt><dd>3 min</dd></dl>"
+    teasers = "".join(f'<li><a href="/t{i}">Teaser {i} for another story</a></li>' for i in range(150))
+    page = f"<html><body><ul>{teasers}</ul><div>{panel}{story}</div><ul>{teasers}</ul></body></html>"
+    result = DomDensityExtractor().extract(_doc(page))
+    assert result.text.count("Body paragraph") == 8
+    assert result.text.count("Then it rained.") == 8  # under Δ1, beside kept paragraphs
+    assert "Words" not in result.text and result.removed["rho1"] == 4  # no kept <dt> or <dd>
+
+
 def test_author_box_caption_and_comments_inside_the_article_are_dropped_unless_they_are_most_text() -> None:
     body = "".join(f"<p>Body paragraph {i} carries the story a little further on, plain text.</p>" for i in range(8))
     comments = "".join(f'<li class="comment"><p>Reader {i} says it was worth reading.</p></li>' for i in range(3))
