@@ -25,7 +25,7 @@ from forumcrawl.extractors.posts import (
     DEFAULT_EXCLUDE,
     compile_selector,
     is_xpath,
-    own_text,
+    own_texts,
     parse_floor,
 )
 from forumcrawl.items import Post
@@ -502,17 +502,19 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
     if not pairs:
         return []
     now = now or datetime.now(timezone.utc)
-    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement]]] = {}
-    for body, owner in pairs:
-        if rule.container and owner is None:
-            continue  # a body-like element outside every post (a preview, a sidebar)
+    if rule.container:  # bodies outside every post (a preview, a sidebar) are not posts
+        pairs = [(body, owner) for body, owner in pairs if owner is not None]
+    texts = own_texts([body for body, _ in pairs], (*DEFAULT_EXCLUDE, *rule.exclude))
+    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement], list[str]]] = {}
+    for (body, owner), body_text in zip(pairs, texts):
         key = id(owner) if owner is not None else id(body)
-        grouped.setdefault(key, (owner, []))[1].append(body)
-    exclude = (*DEFAULT_EXCLUDE, *rule.exclude)
+        group = grouped.setdefault(key, (owner, [], []))
+        group[1].append(body)
+        group[2].append(body_text)
     template = _Template()
     posts = []
-    for position, (container, parts) in enumerate(grouped.values(), start=1):
-        text = "\n\n".join(filter(None, [own_text(b, exclude) for b in parts]))
+    for position, (container, parts, part_texts) in enumerate(grouped.values(), start=1):
+        text = "\n\n".join(filter(None, part_texts))
         author = published = raw = None
         floor = None
         if container is not None:

@@ -250,6 +250,27 @@ def test_own_text_drops_quotes_signature_delimiter_and_edit_notice() -> None:
     assert own_text(el) == "new words"
 
 
+def test_own_texts_of_a_page_equal_each_own_text() -> None:
+    """Bodies read in one pass give what each gives alone: quotes, notices, signatures,
+    entities, blank and carriage-return lines, empty bodies, notices at a body's first line."""
+    bodies = [
+        "<p>plain words</p>",
+        "<p>Last edited by bob</p><p>kept &amp; shown</p>",
+        "<p>text</p><p>  --  </p><p>my signature</p>",
+        "",
+        "<blockquote>quoted</blockquote><p>answer</p>",
+        "<p>本帖最后由 张三 于 2024-3-5 编辑</p><p>正文 &lt;b&gt;</p>",
+        "<p>a\rLast edited by x</p><p>__________</p><p>sig</p>",
+        "<p>-- not a delimiter line</p><p>____</p><pre>  indented\n\n  code</pre>",
+        "<div class='quote'>q</div>x<br>y<span class='sig'>s</span>",
+    ]
+    html = "".join(f'<div class="b">{b}</div>' for b in bodies)
+    elements = Document.from_text(f"<html><body>{html}</body></html>").tree.find_class("b")
+    assert posts.own_texts(elements) == [own_text(el) for el in elements]
+    assert posts.own_texts(elements)[:3] == ["plain words", "kept & shown", "text"]
+    assert posts.own_texts([]) == []
+
+
 @pytest.mark.parametrize(
     ("pattern", "starts"),
     [
