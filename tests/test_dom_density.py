@@ -194,6 +194,20 @@ def test_author_box_caption_and_comments_inside_the_article_are_dropped_unless_t
     assert DomDensityExtractor().extract(_doc(thread)).text.count("Reply") == 6  # the replies are the thread
 
 
+def test_each_auxiliary_name_is_weighed_on_its_own() -> None:
+    line = "<p>Body paragraph {} carries the story a little further on.</p>"
+    body = "".join(line.format(i) for i in range(6))
+    caption = "<figure><figcaption>Slide {}: " + "a caption on the slide. " * 3 + "</figcaption></figure>"
+    slides = "".join(caption.format(i) for i in range(4))
+    video = "<p>" + "Hi, this is what the video says. " * 12 + "</p>"
+    for name in ("about-transcript", "comments"):
+        page = f"<html><body><div>{slides}{body}<div class='{name}'>{video}</div></div></body></html>"
+        result = DomDensityExtractor().extract(_doc(page))
+        assert result.text.count("Body paragraph") == 6
+        assert "Slide" not in result.text and "video says" not in result.text  # together > half
+        assert result.removed["aux"] == 5
+
+
 def test_block_featurizer_is_a_transformer() -> None:
     blocks = node_blocks(simplify_tree(_doc(PRUNE_PAGE)))
     featurizer = BlockFeaturizer()
