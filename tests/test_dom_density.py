@@ -86,6 +86,18 @@ def test_form_wrapping_the_whole_page_is_kept() -> None:
     assert "Real article text." in DomDensityExtractor().extract(_doc(page)).text
 
 
+def test_form_is_weighed_against_the_visible_text() -> None:
+    """A thread wrapped in a moderation form holds most of what a reader sees, even when the
+    page's scripts hold more characters: it is kept; a small login form beside it is not."""
+    script = "<script>" + "var tracker = 1;" * 800 + "</script>"
+    thread = "<form id='moderation'><div><p>" + "A reply in the thread. " * 20 + "</p></div></form>"
+    login = "<form><p>Log in to reply to this topic now</p></form>"
+    page = f"<html><body>{script}{thread}<p>Footer words of the forum here.</p>{login}</body></html>"
+    text = DomDensityExtractor().extract(_doc(page)).text
+    assert "A reply in the thread." in text
+    assert "Log in to reply" not in "\n".join(n.text for n in simplify_tree(_doc(page)).nodes)
+
+
 def test_hidden_posts_are_read_when_nothing_else_is_visible() -> None:
     page = "<html><body><noscript><div><p>" + "A post served without script. " * 5 + "</p></div></noscript></body></html>"
     assert "served without script" in DomDensityExtractor().extract(_doc(page)).text
