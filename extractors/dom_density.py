@@ -530,25 +530,24 @@ def node_blocks(tree: SimpleTree) -> list[Block]:
     blocks = []
     before = 0
     for (i, node), node_lines in zip(carrying, lines):
-        plain = node.plain_chars
-        after = total - before - node.chars
-        top = 0.0 if node.hints & _TOP else before / total
-        bottom = 0.0 if node.hints & _BOTTOM else after / total
+        chars = node.chars
+        plain = chars - node.link_chars
+        # Positional, in field order: keyword arguments cost twice the rest of the loop.
         blocks.append(
             Block(
-                node=i,
-                text=node.text,
-                chars=node.chars,
-                text_share=node.chars / total,
-                link_density=node.links / plain if plain else (math.inf if node.links else 0.0),
-                top=top,
-                bottom=bottom,
-                width=node.width,
-                height=node_lines / all_lines,
-                link_char_share=node.link_chars / node.chars,
+                i,
+                node.text,
+                chars,
+                chars / total,
+                node.links / plain if plain else (math.inf if node.links else 0.0),
+                0.0 if node.hints & _TOP else before / total,
+                0.0 if node.hints & _BOTTOM else (total - before - chars) / total,
+                node.width,
+                node_lines / all_lines,
+                node.link_chars / chars,
             )
         )
-        before += node.chars
+        before += chars
     return blocks
 
 
