@@ -34,7 +34,7 @@ def crawl(
     Blocks until the crawl ends; starts a Twisted reactor, so call it once per process.
     """
     overrides = {"FEEDS": {str(feed): {"format": "jsonlines", "overwrite": True}}, **(settings or {})}
-    process = CrawlerProcess(project_settings(overrides), install_root_handler=True)
+    process = CrawlerProcess(project_settings(overrides))  # installs the root log handler
     crawler = process.create_crawler(spider)
     process.crawl(crawler, start=",".join(start), **spider_args)
     process.start()
