@@ -297,8 +297,9 @@ def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
     return element_texts([element], exclude)[0]
 
 
-# Between the texts of a batch read in one pass. Tree text holds no NUL (lxml refuses it), and
-# no tag, entity or line of text spans a line break, so the batch splits back exactly.
+# Between the texts of a batch read in one pass. Tree text holds no NUL (the HTML parser turns
+# it into U+FFFD, lxml refuses it in text set by hand), and no tag, entity or line of text spans
+# a line break, so the batch splits back exactly.
 _SEPARATOR = "\n\x00\n"
 
 
