@@ -26,8 +26,8 @@ Where this module departs from the paper, and why. Figures are mean text F1 on t
   a class/id naming a footer or copyright, ``bottom`` is 0; inside ``<aside>`` or a class/id
   naming a sidebar, widget or share bar, ``width`` is at most :data:`SIDEBAR_WIDTH`. A
   ``<header>`` inside ``<article>``/``<section>``/``<main>`` heads that section, not the page,
-  but read as a page header it takes the section's byline and dates with the top edge: exempted,
-  magic-articles -0.003, aeb-articles-en -0.004 (one lead paragraph won on haber7).
+  yet it stays a page header here: exempting it brought the section's byline and dates back
+  (tried: magic-articles -0.003, aeb-articles-en -0.004; one lead paragraph won on haber7).
 * **Δ3 / Δ4 as sets.** A node is on the edge, and removed, when it is short (``height`` under
   :data:`MIN_EDGE_HEIGHT`) and either within :data:`EDGE_SHARE` of the edge it is nearer to (the
   paper's top > bottom choice between ⟨bottom, …⟩ and ⟨top, …⟩) or narrower than
@@ -579,7 +579,7 @@ def positional_only(reason: str | None, block: Block) -> bool:
 def _neutral(reason: str | None, block: Block) -> bool:
     """Plain text removed by position or as a crumb (ρ1): a page's layout or a post's user panel,
     no sign that the subtree around it is boilerplate (see the module notes)."""
-    return (reason == "edge" or reason == "rho1") and block.link_density <= DELTA2_MAX_LINK_DENSITY
+    return positional_only(reason, block) or reason == "rho1" and block.link_density <= DELTA2_MAX_LINK_DENSITY
 
 
 def main_region(tree: SimpleTree, blocks: Sequence[Block], reasons: Sequence[str | None]) -> int:
@@ -595,11 +595,6 @@ def main_region(tree: SimpleTree, blocks: Sequence[Block], reasons: Sequence[str
     for i in range(len(tree.nodes) - 1, 0, -1):
         totals[tree.nodes[i].parent] += totals[i]
     return max(range(len(totals)), key=totals.__getitem__)
-
-
-def _subtree_end(tree: SimpleTree, top: int) -> int:
-    """One past the last node of ``top``'s subtree (see :func:`_run_end`)."""
-    return _run_end(tree.nodes, top)
 
 
 def _keep_crumbs(
@@ -700,7 +695,7 @@ class DomDensityExtractor:
         keep = [r is None for r in reasons]
         if self.region and any(keep):
             top = main_region(tree, blocks, reasons)
-            end = _subtree_end(tree, top)
+            end = _run_end(tree.nodes, top)
             for i, block in enumerate(blocks):
                 inside = top <= block.node < end
                 if keep[i] and not inside:
