@@ -220,6 +220,36 @@ def test_each_auxiliary_name_is_weighed_on_its_own() -> None:
         assert result.removed["aux"] == 5
 
 
+def test_lists_under_a_related_or_references_heading_are_dropped_whatever_their_share() -> None:
+    story = "".join(f"<p>Body paragraph {i} carries the story a little further on.</p>" for i in range(8))
+    teaser = "<li><div><a href='/t{0}'>Story {0}</a></div><p>" + "Summary of another story, told at length here. " * 3
+    teasers = "".join((teaser + "</p></li>").format(i) for i in range(12))
+    few = "".join((teaser + "</p></li>").format(i) for i in range(2))
+    for heading, after in (
+        ("<div class='x'>相关新闻</div>", f"<div><ul>{teasers}</ul></div>"),  # the list after the heading
+        ("<h2>References [edit]</h2>", f"<ol>{teasers}</ol>"),
+        (f"<div>More on this story<ul>{few}</ul></div>", ""),  # the list inside the heading's block
+    ):
+        page = f"<html><body><div>{story}{heading}{after}</div></body></html>"
+        result = DomDensityExtractor().extract(_doc(page))
+        assert result.text.count("Body paragraph") == 8
+        assert "Summary" not in result.text  # the first two: more than half of the kept text
+    plain = f"<html><body><div>{story}<h2>The references we found</h2><ol>{teasers}</ol></div></body></html>"
+    assert "Summary" in DomDensityExtractor().extract(_doc(plain)).text  # a heading, not that heading
+
+
+def test_region_is_widened_until_it_holds_enough_of_the_kept_text() -> None:
+    widget = "".join(f'<li><a href="/shop{i}">Shop {i} near the station</a></li>' for i in range(6))
+    entries = "".join(
+        f"<h2>Day {i}: lunch</h2><p>Lunch at a noodle shop, plain and good, day {i}.</p><ul>{widget}</ul>"
+        for i in range(10)
+    )
+    page = f"<html><body><div class='entry'>{entries}</div></body></html>"
+    result = DomDensityExtractor().extract(_doc(page))
+    assert result.text.count("Lunch at a noodle shop") == 10  # not only the one best paragraph
+    assert "Shop 1" not in result.text
+
+
 def test_block_featurizer_is_a_transformer() -> None:
     blocks = node_blocks(simplify_tree(_doc(PRUNE_PAGE)))
     featurizer = BlockFeaturizer()
