@@ -238,6 +238,16 @@ def test_lists_under_a_related_or_references_heading_are_dropped_whatever_their_
     assert "Summary" in DomDensityExtractor().extract(_doc(plain)).text  # a heading, not that heading
 
 
+def test_datelines_are_dropped_and_sentences_with_a_date_are_kept() -> None:
+    story = "".join(f"<p>Body paragraph {i} carries the story a little further on.</p>" for i in range(6))
+    page = f"""<html><body><div><p>Posted Fri, May 10, 2024 at 2:52 pm PT</p><p>发稿时间：2024-05-20 13:15</p>
+    {story}<p>The council meets again on May 21, 2024 to vote on the new bridge.</p></div></body></html>"""
+    result = DomDensityExtractor().extract(_doc(page))
+    assert result.text.count("Body paragraph") == 6 and "council meets again" in result.text
+    assert "Posted" not in result.text and "发稿时间" not in result.text
+    assert result.removed["dateline"] == 2
+
+
 def test_region_is_widened_until_it_holds_enough_of_the_kept_text() -> None:
     widget = "".join(f'<li><a href="/shop{i}">Shop {i} near the station</a></li>' for i in range(6))
     entries = "".join(
