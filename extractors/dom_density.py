@@ -74,9 +74,9 @@ Where this module departs from the paper, and why. Figures are mean text F1 on t
   0.6843 → 0.6845, the other folders unchanged (``transcript`` with one share for all names:
   magic-articles -0.002, the captions stay). ``video`` again, with shares by name:
   magic-articles +0.0003, aeb-articles-en -0.0003 (a tweet in a ``video-container``).
-  Added since: the word ``disclaimer``, and ``newsletter``/``subscribe``/``subscription`` as the start of a compound
-  token too (``subscribeform``, ``newsletters``; CSS-module names such as
-  ``styles_subscribeform__0dj5n``): magic-articles +0.002, aeb-articles-en +0.0006, wcxb-dev
+  Added since: the word ``disclaimer``, and ``newsletter``/``subscribe``/``subscription`` as
+  the start of a compound token too (``subscribeform``, ``newsletters``; CSS-module names such
+  as ``styles_subscribeform__0dj5n``): magic-articles +0.002, aeb-articles-en +0.0006, wcxb-dev
   +0.0001, the other folders unchanged.
   Left for later: letting auxiliary text count zero in the region balance helps articles
   (magic-articles +0.009) but moves the region off forum threads (harvest -0.04). Dropping the
