@@ -131,7 +131,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import lxml.etree
@@ -286,8 +286,8 @@ _TITLE_PUNCTUATION = " :：>»›|-—·•"
 #: A related heading is read only on a block this short (non-whitespace characters).
 _RELATED_MAX_CHARS = 40
 _WORD = re.compile(r"\w+")
-_WIDTH_STYLE = re.compile(r"(?:^|;)\s*width\s*:\s*([\d.]+)\s*(px|%)", re.I)
-_WIDTH_ATTR = re.compile(r"^\s*([\d.]+)\s*(%|px)?\s*$")
+_WIDTH_STYLE = re.compile(r"(?:^|;)\s*width\s*:\s*(\d*\.?\d+)\s*(px|%)", re.I)
+_WIDTH_ATTR = re.compile(r"^\s*(\d*\.?\d+)\s*(%|px)?\s*$")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 _TOP, _BOTTOM, _SIDE = 1, 2, 4
@@ -296,6 +296,33 @@ _NAME_HINTS = {
     name: (name in _TOP_NAMES) * _TOP | (name in _BOTTOM_NAMES) * _BOTTOM | (name in _SIDE_NAMES) * _SIDE
     for name in _TOP_NAMES | _BOTTOM_NAMES | _SIDE_NAMES
 }
+_LAYOUT_NAMES = frozenset(_NAME_HINTS)
+_TAG_HINTS = {
+    **dict.fromkeys(_TOP_TAGS, _TOP),
+    **dict.fromkeys(_BOTTOM_TAGS, _BOTTOM),
+    **dict.fromkeys(_SIDE_TAGS, _SIDE),
+}
+
+# What the walk does with an element, by tag: one dict lookup instead of a test per tag set.
+# Tags not listed are custom elements (fused like inline ones) or namespaced (pruned).
+_FUSE, _BLOCK, _ANCHOR, _IMAGE, _BREAK, _PRUNE, _NOT_ELEMENT = range(7)
+_KINDS: dict[object, int] = {
+    **dict.fromkeys(_INLINE, _FUSE),
+    **dict.fromkeys(_BLOCKS, _BLOCK),
+    **dict.fromkeys(_PRUNED, _PRUNE),
+    "a": _ANCHOR,
+    "img": _IMAGE,
+    "br": _BREAK,
+    # Comments, processing instructions and entities (rule 5); their ``tag`` is their factory.
+    lxml.etree.Comment: _NOT_ELEMENT,
+    lxml.etree.ProcessingInstruction: _NOT_ELEMENT,
+    lxml.etree.Entity: _NOT_ELEMENT,
+}
+# The same when hidden elements are read after all (prune-rule 3 exceptions fused like inline).
+_KINDS_SHOWING_HIDDEN = {**_KINDS, **dict.fromkeys(_HIDEABLE, _FUSE)}
+_HIDING_ATTRIBUTES = frozenset({"hidden", "aria-hidden", "style"})
+# The elements of a tree, counted by libxml2 without element proxies (compiled once).
+_ELEMENTS = lxml.etree.XPath("count(descendant-or-self::*)")
 
 
 @dataclass(slots=True)
@@ -306,7 +333,8 @@ class STNode:
     non-whitespace characters, ``link_chars`` those inside anchors, ``links`` its anchors and
     images (the paper's generalised links). ``width`` is the width estimate, ``hints`` the
     layout hints, its own and its ancestors' (see the module notes), and ``names`` its own class
-    and id names, lower-cased.
+    and id names, lower-cased. ``parent`` is the index of the parent node (-1 for the root): a
+    node's children are the nodes after it with it as parent.
     """
 
     tag: str
@@ -321,7 +349,6 @@ class STNode:
     links: int = 0
     breaks: int = 0
     subtree_chars: int = 0
-    children: list[int] = field(default_factory=list)
 
     @property
     def plain_chars(self) -> int:
@@ -365,42 +392,39 @@ def _declared_width(element: lxml.etree._Element) -> float | None:
         found = _WIDTH_ATTR.match(raw) if raw else None
     if found is None:
         return None
-    value = float(found.group(1)) if found.group(1).count(".") <= 1 else 0.0
+    value = float(found.group(1))
     share = value / 100.0 if found.group(2) == "%" else value / PAGE_WIDTH_PX
     return min(1.0, share) if share > 0 else None
 
 
-def _block_attributes(element: lxml.etree._Element) -> tuple[str, float]:
-    """A block's class and id names (lower-cased, space-separated) and its declared width
-    (1 when none), read only from the attributes it has."""
-    present = element.keys()
-    if not present:
-        return "", 1.0
-    names = element.get("class") if "class" in present else None
-    ident = element.get("id") if "id" in present else None
+def _block_layout(
+    element: lxml.etree._Element, tag: str, attributes: list[str]
+) -> tuple[str, float, int]:
+    """A block's class and id names (lower-cased, space-separated), its declared width (1 when
+    none) and its layout hints from tag and names (see the module notes). ``attributes`` lists
+    the element's attribute names: only those it has are read."""
+    hints = _TAG_HINTS.get(tag, 0)
+    names = element.get("class") if "class" in attributes else None
+    ident = element.get("id") if "id" in attributes else None
     if ident:
         names = f"{names} {ident}" if names else ident
-    width = _declared_width(element) if "style" in present or "width" in present else None
-    return names.lower() if names else "", width or 1.0
-
-
-def _name_hints(names: str, tag: str) -> int:
-    """Layout hints from the tag and its class/id ``names`` (lower-cased; see the module notes)."""
-    hints = _TOP if tag in _TOP_TAGS else _BOTTOM if tag in _BOTTOM_TAGS else _SIDE if tag in _SIDE_TAGS else 0
-    for token in names.split():
-        hints |= _NAME_HINTS.get(token, 0)
-    return hints
-
-
-def _is_hidden(element: lxml.etree._Element) -> bool:
-    """Prune-rule 3: hidden by attribute or inline style. Most elements have no attribute: one
-    call listing their names costs less than asking for each attribute."""
-    names = element.keys()
+    width = _declared_width(element) if "style" in attributes or "width" in attributes else None
     if not names:
-        return False
-    if "hidden" in names or "aria-hidden" in names and element.get("aria-hidden") == "true":
+        return "", width or 1.0, hints
+    names = names.lower()
+    for token in _LAYOUT_NAMES.intersection(names.split()):
+        hints |= _NAME_HINTS[token]
+    return names, width or 1.0, hints
+
+
+def _is_hidden(element: lxml.etree._Element, attributes: list[str]) -> bool:
+    """Prune-rule 3: hidden by attribute or inline style. ``attributes`` lists the element's
+    attribute names: one call listing them costs less than asking for each attribute."""
+    if "hidden" in attributes:
         return True
-    return "style" in names and _HIDDEN_STYLE.search(element.get("style")) is not None
+    if "aria-hidden" in attributes and element.get("aria-hidden") == "true":
+        return True
+    return "style" in attributes and _HIDDEN_STYLE.search(element.get("style")) is not None
 
 
 def _root_of(source: Document | lxml.etree._Element | None) -> lxml.etree._Element | None:
@@ -431,80 +455,110 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
     root = _root_of(source)
     if root is None:
         return SimpleTree([], 0)
-    dom_nodes = int(root.xpath("count(descendant-or-self::*)"))  # counted without element proxies
+    dom_nodes = int(_ELEMENTS(root))
     body = root.find("body") if root.tag == "html" else None
     start = body if body is not None else root
+    kinds = _KINDS if prune_hidden else _KINDS_SHOWING_HIDDEN
+    # Attribute names that cannot hide an element: all of them when hidden elements are read.
+    cannot_hide = (_HIDING_ATTRIBUTES if prune_hidden else frozenset()).isdisjoint
     forms: list[int] = []  # ST nodes of <form> elements, weighed after the walk
     nodes: list[STNode] = [STNode("body", -1, 0, 1.0, 0)]
-    parts: list[list[str]] = [[]]
-    linked: list[list[str]] = [[]]  # the pieces of parts inside an anchor
+    raws: list[str] = [""]  # each node's text as found, joined from its pieces on leaving it
+    linked: dict[int, list[str]] = {}  # the pieces of a node's text inside an anchor
     # One frame per open element with children: its children still to read, the ST node its
-    # text goes to, the anchors open around it, and the element (whose tail is read on leaving).
-    frames: list[tuple[Iterator[Any], int, int, Any]] = [(iter(start[:]), 0, 0, None)]
+    # text goes to, that node's pieces and anchored pieces (None outside anchors), and the
+    # element (whose tail is read on leaving).
+    frames: list[tuple[Iterator[Any], int, list[str], list[str] | None, Any]] = [
+        (iter(start[:]), 0, [], None, start)
+    ]
     while frames:
-        children, current, anchors, owner = frames[-1]
+        children, current, texts, anchored, owner = frames[-1]
         for element in children:
             tag = element.tag
-            if tag.__class__ is str and not (  # comments and processing instructions: rule 5
-                tag in _PRUNED and (prune_hidden or tag not in _HIDEABLE)
-                or ":" in tag
-                or (prune_hidden and _is_hidden(element))
+            kind = kinds.get(tag)
+            if kind is None:  # a custom or namespaced element
+                kind = _PRUNE if ":" in tag else _FUSE
+            if not (
+                kind >= _PRUNE
+                or (attributes := element.keys())
+                and not cannot_hide(attributes)
+                and _is_hidden(element, attributes)
             ):
-                inner, inner_anchors = current, anchors
-                if tag in _BLOCKS:
-                    parent = nodes[current]
+                text = element.text
+                inner, inner_texts, inner_anchored = current, texts, anchored
+                if kind == _BLOCK:
                     inner = len(nodes)
-                    names, width = _block_attributes(element)
-                    node = STNode(tag, current, parent.depth + 1, width, _name_hints(names, tag), names)
-                    node.links = int(anchors > 0)  # an anchor opened in an ancestor holds this block
+                    if attributes:
+                        names, width, hints = _block_layout(element, tag, attributes)
+                    else:
+                        names, width, hints = "", 1.0, _TAG_HINTS.get(tag, 0)
+                    depth = nodes[current].depth + 1
+                    node = STNode(tag, current, depth, width, hints, names)
                     nodes.append(node)
-                    parent.children.append(inner)
-                    parts.append([])
-                    linked.append([])
                     if tag == "form":
                         forms.append(inner)
-                elif tag == "a":
-                    inner_anchors += 1
+                    if anchored is not None:  # an anchor opened in an ancestor holds this block
+                        node.links = 1
+                    if not len(element):  # its text is all of its own: no pieces to gather
+                        raws.append(text or "")
+                        if text and anchored is not None:
+                            linked[inner] = [text]
+                        text = None  # taken
+                    else:
+                        raws.append("")
+                        inner_texts = []
+                        if anchored is not None:
+                            inner_anchored = linked[inner] = []
+                elif kind == _ANCHOR:
                     nodes[current].links += 1
-                elif tag == "img":
+                    if anchored is None:
+                        inner_anchored = linked.setdefault(current, [])
+                elif kind == _IMAGE:
                     nodes[current].links += 1
-                elif tag == "br":
-                    parts[current].append("\n")
+                elif kind == _BREAK:
+                    texts.append("\n")
                     nodes[current].breaks += 1
-                text = element.text
                 if text:
-                    parts[inner].append(text)
-                    if inner_anchors:
-                        linked[inner].append(text)
+                    inner_texts.append(text)
+                    if inner_anchored is not None:
+                        inner_anchored.append(text)
                 if len(element):
-                    frames.append((iter(element[:]), inner, inner_anchors, element))
+                    frames.append((iter(element[:]), inner, inner_texts, inner_anchored, element))
                     break
             text = element.tail
             if text:
-                parts[current].append(text)
-                if anchors:
-                    linked[current].append(text)
+                texts.append(text)
+                if anchored is not None:
+                    anchored.append(text)
         else:
             frames.pop()
-            text = owner.tail if owner is not None else None
+            if not frames:
+                raws[0] = "".join(texts)
+                break
+            _, _, outer_texts, outer_anchored, _ = frames[-1]
+            if texts is not outer_texts:  # leaving a block: all its pieces are read
+                raws[current] = "".join(texts)
+            text = owner.tail
             if text:
-                _, current, anchors, _ = frames[-1]
-                parts[current].append(text)
-                if anchors:
-                    linked[current].append(text)
-    for node, texts, anchored in zip(nodes, parts, linked):
-        raw = "".join(texts)
-        if not raw or raw.isspace():  # most blocks hold only the indentation between tags
+                outer_texts.append(text)
+                if outer_anchored is not None:
+                    outer_anchored.append(text)
+    for node, raw in zip(nodes, raws):
+        raw = raw.strip()
+        if not raw:  # most blocks hold only the indentation between tags
             continue
-        if anchored:
-            node.link_chars = len("".join("".join(anchored).split()))
-        if "\n" in raw:
-            lines = (" ".join(line.split()) for line in raw.split("\n"))
-            node.text = "\n".join(line for line in lines if line)
+        if "  " not in raw and raw.isprintable():  # no whitespace but single spaces
+            node.text = raw
+            node.chars = len(raw) - raw.count(" ")
+        elif "\n" in raw:
+            node.text = "\n".join(filter(None, map(" ".join, map(str.split, raw.split("\n")))))
+            node.chars = len(node.text) - node.text.count(" ") - node.text.count("\n")
         else:
-            node.text = " ".join(raw.split())
-        node.chars = len(node.text) - node.text.count(" ") - node.text.count("\n")
-        node.link_chars = min(node.link_chars, node.chars)
+            words = raw.split()
+            node.text = " ".join(words)
+            node.chars = len(node.text) - len(words) + 1
+    for i, pieces in linked.items():
+        nodes[i].link_chars = len("".join("".join(pieces).split()))
     if forms:
         _prune_small_forms(nodes, forms)
     tree = _drop_empty(nodes)
@@ -538,24 +592,23 @@ def _run_end(nodes: Sequence[STNode], top: int) -> int:
 
 def _drop_empty(nodes: list[STNode]) -> SimpleTree:
     """Remove blocks without text in their subtree (rule 6) and renumber the rest."""
-    for i in range(len(nodes) - 1, -1, -1):
-        node = nodes[i]
+    for node in reversed(nodes):  # children come after their parent
         node.subtree_chars += node.chars
         if node.parent >= 0:
             nodes[node.parent].subtree_chars += node.subtree_chars
-    kept = [i for i, node in enumerate(nodes) if node.subtree_chars or i == 0]
     if not nodes[0].subtree_chars:
         return SimpleTree([], 0)
-    new_index = {old: new for new, old in enumerate(kept)}
-    out = []
+    out: list[STNode] = []
+    new_index = [0] * len(nodes)
     hint_limit = HINT_MAX_SHARE * nodes[0].subtree_chars
-    for old in kept:
-        node = nodes[old]
-        node.parent = new_index.get(node.parent, -1)
-        node.children = [new_index[c] for c in node.children if c in new_index]
+    for old, node in enumerate(nodes):
+        if not node.subtree_chars:
+            continue
+        new_index[old] = len(out)
         if node.subtree_chars > hint_limit:
             node.hints = 0
-        if node.parent >= 0:  # parents come first: their hints and width are final
+        if node.parent >= 0:  # parents come first: their index, hints and width are final
+            node.parent = new_index[node.parent]
             parent = out[node.parent]
             node.hints |= parent.hints
             node.width *= parent.width
@@ -589,15 +642,20 @@ def node_blocks(tree: SimpleTree) -> list[Block]:
     total = tree.text_chars
     if not total:
         return []
-    carrying = [(i, n) for i, n in enumerate(tree.nodes) if n.chars]
-    lines = [n.breaks + max(1.0, n.chars / (LINE_CHARS * max(n.width, 0.05))) for _, n in carrying]
-    all_lines = sum(lines)
     blocks = []
+    lines = []
     before = 0
-    for (i, node), node_lines in zip(carrying, lines):
+    for i, node in enumerate(tree.nodes):
         chars = node.chars
+        if not chars:
+            continue
+        width = node.width
+        node_lines = chars / (LINE_CHARS * (width if width > 0.05 else 0.05))
+        node_lines = node.breaks + (node_lines if node_lines > 1.0 else 1.0)
+        lines.append(node_lines)
         plain = chars - node.link_chars
-        # Positional, in field order: keyword arguments cost twice the rest of the loop.
+        # Positional, in field order: keyword arguments cost twice the rest of the loop. The
+        # height is the node's lines until all are counted.
         blocks.append(
             Block(
                 i,
@@ -607,12 +665,15 @@ def node_blocks(tree: SimpleTree) -> list[Block]:
                 node.links / plain if plain else (math.inf if node.links else 0.0),
                 0.0 if node.hints & _TOP else before / total,
                 0.0 if node.hints & _BOTTOM else (total - before - chars) / total,
-                node.width,
-                node_lines / all_lines,
+                width,
+                node_lines,
                 node.link_chars / chars,
             )
         )
         before += chars
+    all_lines = sum(lines)
+    for block in blocks:
+        block.height /= all_lines
     return blocks
 
 

@@ -68,7 +68,7 @@ def test_fusion_merges_inline_into_block_and_keeps_blocks_apart() -> None:
     inner = by_text["Inner block"]
     outer = tree.nodes[inner.parent]
     assert outer.tag == "div" and outer.text == "outer text"  # blocks are never merged
-    assert [tree.nodes[i].text for i in outer.children] == ["Inner block"]
+    assert [n.text for n in tree.nodes if n.parent == inner.parent] == ["Inner block"]
 
 
 def test_fusion_rate_is_share_of_elements_removed() -> None:
@@ -118,6 +118,14 @@ def test_properties_text_share_link_density_and_position() -> None:
     assert nav.top == 0.0 and nav.bottom == pytest.approx((para.chars + foot.chars) / tree.text_chars)
     assert foot.bottom == 0.0  # <footer> is a layout hint: pinned to the bottom edge
     assert 0 < para.height < 1
+
+
+def test_malformed_widths_are_read_as_undeclared() -> None:
+    page = """<html><body><div style="width:.px"><p>One paragraph of plain text here.</p></div>
+    <div width="."><p>Another paragraph of plain text.</p></div><div width="1.2.3"><p>A third one.</p></div>
+    <div style="width: .5px"><p>A fourth one, half a pixel wide.</p></div></body></html>"""
+    widths = [b.width for b in node_blocks(simplify_tree(_doc(page)))]
+    assert widths == [1.0, 1.0, 1.0, pytest.approx(0.0005)]
 
 
 def test_extractor_keeps_the_article_and_drops_menus_and_footer() -> None:
