@@ -122,6 +122,12 @@ _START = (
     r"|[adefjmnopstwy][abcdeghikmnoprsuvwyéä\s])"
 )
 
+# What every time expression holds: a digit, or a character or word of the branches without
+# one (half an hour, Chinese numerals, "ago", "just now", today and yesterday). Text without any
+# is refused in one character scan, before the search tries its alternation (a page's short
+# plain blocks are read for datelines; most hold none).
+_MAY_HOLD_TIME = re.compile(r"[\d半一两兩二三四五六七八九十几幾今昨刚剛]|前天|ago|just now|today|yesterday", re.I)
+
 _FIND_RE = re.compile(
     _START
     + _PREFIX
@@ -362,7 +368,7 @@ def find_time(text: str) -> str | None:
 
 
 def _find(text: str) -> re.Match[str] | None:
-    if not text:
+    if not text or _MAY_HOLD_TIME.search(text) is None:
         return None
     m = _FIND_RE.search(text)
     # "May 5" without a year or a clock is too weak on its own ("may 5 people ..."): look on.

@@ -83,6 +83,15 @@ def test_find_time(text: str, found: str | None) -> None:
     assert find_time(text) == found
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["刚刚", "剛才", "半个小时前", "三天前", "几分钟前", "前天", "今日", "a few minutes ago", "an hour ago",
+     "Just now", "a moment ago", "Yesterday", "today at noon"],
+)
+def test_times_without_a_digit_pass_the_pre_check(text: str) -> None:
+    assert dates._MAY_HOLD_TIME.search(text) and find_time(text) is not None
+
+
 def _chars(item: tuple, constants: object) -> str:
     """Characters standing for one parsed-regex character item: its literals, the ends of its
     ranges, a few members of each category."""
