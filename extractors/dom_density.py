@@ -810,9 +810,8 @@ def _drop_aux(
         return
     limit = AUX_MAX_SHARE * sum(b.chars for b, k in zip(blocks, keep) if k)
     for i, block in enumerate(blocks):
-        inside = top <= block.node < end
-        kind = kinds[block.node - top] if inside else ""
-        if keep[i] and inside and (kind == _RELATED or named.get(kind, limit) < limit):
+        kind = kinds[block.node - top] if top <= block.node < end else ""
+        if keep[i] and kind and (kind == _RELATED or named.get(kind, limit) < limit):
             keep[i] = False
             reasons[i] = "aux"
 
