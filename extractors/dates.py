@@ -25,18 +25,26 @@ _MONTHS = {
     name: i
     for i, names in enumerate(
         (
-            ("jan", "january", "janv", "janvier", "januar", "enero", "ene"),
-            ("feb", "february", "févr", "fevr", "février", "februar", "febrero"),
-            ("mar", "march", "mars", "märz", "maerz", "marzo"),
-            ("apr", "april", "avr", "avril", "abril", "abr"),
-            ("may", "mai", "mayo"),
-            ("jun", "june", "juin", "juni", "junio"),
-            ("jul", "july", "juil", "juillet", "juli", "julio"),
-            ("aug", "august", "août", "aout", "agosto", "ago"),
-            ("sep", "sept", "september", "septembre", "septiembre"),
-            ("oct", "october", "octobre", "oktober", "okt", "octubre"),
-            ("nov", "november", "novembre", "noviembre"),
-            ("dec", "december", "déc", "décembre", "dez", "dezember", "diciembre", "dic"),
+            ("jan", "january", "janv", "janvier", "januar", "enero", "ene", "januari", "janeiro",
+             "gennaio", "gen", "ocak"),
+            ("feb", "february", "févr", "fevr", "février", "februar", "febrero", "februari",
+             "fevereiro", "fev", "febbraio", "şubat", "subat"),
+            ("mar", "march", "mars", "märz", "maerz", "marzo", "maret", "maart", "março", "marco",
+             "mart"),
+            ("apr", "april", "avr", "avril", "abril", "abr", "aprile", "nisan"),
+            ("may", "mai", "mayo", "mei", "maio", "maggio", "mag", "mayıs", "mayis"),
+            ("jun", "june", "juin", "juni", "junio", "junho", "giugno", "giu", "haziran"),
+            ("jul", "july", "juil", "juillet", "juli", "julio", "julho", "luglio", "lug",
+             "temmuz"),
+            ("aug", "august", "août", "aout", "agosto", "ago", "agustus", "agu", "agt", "augustus",
+             "ağustos", "agustos"),
+            ("sep", "sept", "september", "septembre", "septiembre", "setembro", "set", "settembre",
+             "eylül", "eylul"),
+            ("oct", "october", "octobre", "oktober", "okt", "octubre", "outubro", "out", "ottobre",
+             "ott", "ekim"),
+            ("nov", "november", "novembre", "noviembre", "novembro", "kasım", "kasim"),
+            ("dec", "december", "déc", "décembre", "dez", "dezember", "diciembre", "dic",
+             "desember", "des", "dezembro", "dicembre", "aralık", "aralik"),
         ),
         start=1,
     )
@@ -71,8 +79,8 @@ _DMY_DATE = re.compile(
 _NAMED_DATE = re.compile(
     r"(?:" + _WEEKDAY + r")?"
     r"(?:(?P<mon1>" + _MONTH_ALT + r")\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?"
-    r"|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(?P<mon2>" + _MONTH_ALT + r")\.?,?)"
-    r"(?:\s+(?P<y>(?:19|20)\d{2}))?"
+    r"|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:(?:of|de)\s+)?(?P<mon2>" + _MONTH_ALT + r")\.?,?)"
+    r"(?:\s+(?:de\s+)?(?P<y>(?:19|20)\d{2}))?"
     r"(?:(?:\s*,\s*|\s+|\s*(?:at|um|à|a las)\s+)(?:@\s*)?" + _CLOCK + r")?" + _TZ,
     re.IGNORECASE,
 )
@@ -119,7 +127,7 @@ _PREFIX = r"(?:(?:发表于|發表於|发表时间|發表時間|发布于|發佈
 # checks the classes against the pattern).
 _START = (
     r"(?=[\d半一两兩二三四五六七八九十几幾今昨前大刚剛发發回]"
-    r"|[adefjmnopstwy][abcdeghikmnoprsuvwyéä\s])"
+    r"|[adefghjklmnopsştwy][abcdeghikmnoprstuvwyéäğ\s])"
 )
 
 # What every time expression holds: a digit, or a character or word of the branches without

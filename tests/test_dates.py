@@ -55,6 +55,24 @@ def test_dateparser_fallback_for_other_languages() -> None:
     assert to_iso("il y a 3 jours", now=NOW)[:10] == "2024-03-05"
 
 
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        ("Senin, 20 Mei 2024 18:04 WIB", "20 Mei 2024 18:04", "2024-05-20T18:04:00"),
+        ("20 Mayıs 2024, 14:05", "20 Mayıs 2024, 14:05", "2024-05-20T14:05:00"),
+        ("13 maggio 2024 alle", "13 maggio 2024", "2024-05-13"),
+        ("5 maart 2024 14:02", "5 maart 2024 14:02", "2024-03-05T14:02:00"),
+        ("Agustus 17, 2023", "Agustus 17, 2023", "2023-08-17"),
+        ("14 de outubro de 2023", "14 de outubro de 2023", "2023-10-14"),
+    ],
+)
+def test_month_names_of_more_languages_are_read_without_dateparser(
+    text: str, found: str, expected: str
+) -> None:
+    """Post headers in Indonesian, Turkish, Italian, Dutch, Portuguese: read by the fast path."""
+    assert dates.read_time(text, now=NOW) == (found, expected)
+
+
 @pytest.mark.parametrize("raw", ["99999999天前", "99999999999 hours ago", "99999年前"])
 def test_a_relative_time_off_the_calendar_is_no_time(raw: str) -> None:
     assert to_iso(raw, now=NOW) is None
