@@ -203,11 +203,13 @@ def test_author_box_caption_and_comments_inside_the_article_are_dropped_unless_t
     <figure><img src="/a.jpg"><figcaption>A harbour at dawn, seen from the pier.</figcaption></figure>
     {body}
     <div class="author-bio"><p>Jane Doe writes about harbours, boats and the people on them.</p></div>
+    <div class="about-authors"><p>John Roe edits the harbour desk.</p></div>
     <section id="comments"><ol>{comments}</ol></section></div></body></html>"""
     result = DomDensityExtractor().extract(_doc(article))
     assert result.text.count("Body paragraph") == 8
     assert "harbour at dawn" not in result.text and "Jane Doe" not in result.text and "Reader" not in result.text
-    assert result.removed["aux"] == 5
+    assert "John Roe" not in result.text  # "authors" names the box as "author" does
+    assert result.removed["aux"] == 6
     replies = "".join(f'<div class="post-comments"><p>Reply {i}: same problem with my router.</p></div>' for i in range(6))
     thread = f"""<html><body><div class="thread"><p>My router drops the line every evening, any idea?</p>
     {replies}</div></body></html>"""
@@ -254,6 +256,34 @@ def test_datelines_are_dropped_and_sentences_with_a_date_are_kept() -> None:
     assert result.text.count("Body paragraph") == 6 and "council meets again" in result.text
     assert "Posted" not in result.text and "发稿时间" not in result.text
     assert result.removed["dateline"] == 2
+
+
+def test_notices_are_dropped_and_sentences_that_mention_them_are_kept() -> None:
+    story = "".join(f"<p>Body paragraph {i} carries the story a little further on.</p>" for i in range(8))
+    notices = [
+        "责任编辑：张毅",
+        "（编辑：文静 责编：胡永秋）",
+        "Source: Reuters",
+        "© 2024 Example News. All rights reserved.",
+        "39健康网专稿，未经书面授权请勿转载。",
+        "Advertisement",
+        "5 min read",
+        "首页 | 上一页 1 下一页 | 尾页",
+        "Get the best stories delivered to your inbox. Sign up for our free newsletter.",
+    ]
+    kept = [
+        "The court ruled that the copyright on the song had expired long before the band recorded"
+        " it, so the label owes the estate nothing for the years since the first pressing.",
+        "1 2 3",
+        "Readers who subscribe get the paper delivered before seven.",
+    ]
+    lines = "".join(f"<p>{line}</p>" for line in notices + kept)
+    page = f"<html><body><div class='story'>{story}{lines}</div></body></html>"
+    result = DomDensityExtractor().extract(_doc(page))
+    assert result.text.count("Body paragraph") == 8
+    assert all(line in result.text for line in kept)
+    assert not any(line in result.text for line in notices)
+    assert result.removed["notice"] == len(notices)
 
 
 def test_region_is_widened_until_it_holds_enough_of_the_kept_text() -> None:
