@@ -303,7 +303,8 @@ _WORD = re.compile(r"\w+")
 # Notices: lines that say what they are (see the module notes). A credit is one or more
 # "label: name" pairs, the labels of Chinese news credits and of a source line; a rights notice
 # holds a copyright or no-reprint phrase anywhere; an ad label, a reading time or a pager is the
-# whole line; a newsletter call names a newsletter or inbox and asks to sign up.
+# whole line; a newsletter call names a newsletter or inbox and asks to sign up. All are read on
+# the lower-cased text: case-insensitive matching made the step three times slower.
 _CREDIT_LABEL = (
     r"[\[【(（]?\s*(?:责任编辑|责编|编辑|作者|记者|通讯员|来源|原标题|校对|审核|审校|监制|主编"
     r"|責任編輯|編輯|記者|來源|source|quelle|źródło(?: artykułu)?|fuente|fonte|kaynak|sumber|bron)"
@@ -317,16 +318,14 @@ _NOTICE_LINE = re.compile(
     r"|(?:reading time\s*[:：]?\s*)?\d+\s*(?:-\s*\d+\s*)?min(?:ute)?s?\.?(?:\s+read)?"
     r"|(?:阅读时间|閱讀時間|lesezeit)\s*[:：]?\s*\d+\s*(?:分钟|分鐘|min(?:uten)?)|\d+\s*分钟(?:阅读|读完)"
     r"|(?=.*?(?:首页|上一页|下一页|尾页|末页|first|last|prev|next))"
-    + _PAGE_WORD + r"(?:\s*[|/]?\s*" + _PAGE_WORD + r")+",
-    re.IGNORECASE,
+    + _PAGE_WORD + r"(?:\s*[|/]?\s*" + _PAGE_WORD + r")+"
 )
 _RIGHTS = re.compile(
     r"copyright|©|all rights reserved|版权所有|版權所有|未经.{0,10}(?:授权|许可|同意)|禁止转载|转载请注明"
-    r"|不得转载|무단\s*전재|無断転載|tous droits réservés|alle rechte vorbehalten",
-    re.IGNORECASE,
+    r"|不得转载|무단\s*전재|無断転載|tous droits réservés|alle rechte vorbehalten"
 )
-_NEWSLETTER = re.compile(r"newsletters?\b|inbox", re.IGNORECASE)
-_SIGN_UP = re.compile(r"sign(?:ing)? up|subscrib|get our|delivered", re.IGNORECASE)
+_NEWSLETTER = re.compile(r"newsletters?\b|inbox")
+_SIGN_UP = re.compile(r"sign(?:ing)? up|subscrib|get our|delivered")
 _NOTICE_STRIP = " -–—:|·•"
 _WIDTH_STYLE = re.compile(r"(?:^|;)\s*width\s*:\s*(\d*\.?\d+)\s*(px|%)", re.I)
 _WIDTH_ATTR = re.compile(r"^\s*(\d*\.?\d+)\s*(%|px)?\s*$")
@@ -882,6 +881,7 @@ def _drop_datelines(blocks: Sequence[Block], keep: list[bool], reasons: list[str
 
 def _is_notice(text: str) -> bool:
     """A credit, rights notice, ad label, reading time, pager or newsletter call."""
+    text = text.lower()
     return bool(
         _NOTICE_LINE.fullmatch(text.strip(_NOTICE_STRIP))
         or _RIGHTS.search(text)
