@@ -106,12 +106,14 @@ Where this module departs from the paper, and why. Figures are mean text F1 on t
   +0.001, wcxb-dev -0.0002). A short dated sentence ("See you on May 21.") goes with them.
 * **Notices.** A kept block of at most :data:`NOTICE_MAX_CHARS` characters that says what it is
   is dropped from the main region: a credit ("责任编辑：张毅", "（编辑：文静）", "Source: Reuters"), a
-  rights notice ("© 2024 ...", "未经授权不得转载"), an ad label ("Advertisement", "广告"), a reading
-  time ("5 min read"), a pager ("首页 | 上一页 1 下一页 | 尾页") or a newsletter call (a newsletter
-  or inbox, and signing up). Mean F1 magic-articles 0.895 → 0.900, aeb-articles-en +0.0006,
-  magic-forums +0.0009, wcxb-dev +0.0001, cwced-zh -0.0001, harvest unchanged; the same at 160
+  rights notice ("© 2024 ...", "未经授权不得转载"), an ad label ("Advertisement", "广告"), a
+  control's label left as text ("Read more", "Copy link", "链接已复制"), a reading time ("5 min
+  read"), a pager ("首页 | 上一页 1 下一页 | 尾页") or a newsletter call (a newsletter or inbox, and
+  signing up). Mean F1 magic-articles 0.895 → 0.900, aeb-articles-en +0.0006, magic-forums
+  +0.001, wcxb-dev +0.0001, cwced-zh -0.0001, harvest unchanged; the same at 160
   characters, less at 80 (magic-articles +0.004) and 250 (+0.004). Some gold texts keep these
-  lines (a copyright or reprint line on 19 of the 1,040 pages, an editor's credit on 7). Kept
+  lines (a copyright or reprint line on 19 of the 1,040 pages, an editor's credit on 7), and
+  harvest-forum-posts keeps XenForo's "Click to expand...", which is left out of the list. Kept
   blocks only, after the region is chosen: counted against the region as removed text, an
   in-article credit moved the region off a short story (magic-articles -0.013).
 * **Links opened outside a block.** ``<a href><h4>…</h4></a>`` puts the anchor in the parent
@@ -302,8 +304,8 @@ _RELATED_MAX_CHARS = 40
 _WORD = re.compile(r"\w+")
 # Notices: lines that say what they are (see the module notes). A credit is one or more
 # "label: name" pairs, the labels of Chinese news credits and of a source line; a rights notice
-# holds a copyright or no-reprint phrase anywhere; an ad label, a reading time or a pager is the
-# whole line; a newsletter call names a newsletter or inbox and asks to sign up. All are read on
+# holds a copyright or no-reprint phrase anywhere; an ad label, a control's label ("Read more",
+# "Copy link"), a reading time or a pager is the whole line; a newsletter call names a newsletter or inbox and asks to sign up. All are read on
 # the lower-cased text: case-insensitive matching made the step three times slower.
 _CREDIT_LABEL = (
     r"[\[【(（]?\s*(?:责任编辑|责编|编辑|作者|记者|通讯员|来源|原标题|校对|审核|审校|监制|主编"
@@ -315,6 +317,9 @@ _NOTICE_LINE = re.compile(
     _CREDIT_LABEL + r"(?:\s*[|/,，]?\s*" + _CREDIT_LABEL + r")*"
     r"|(?:advertisements?|advert|ads?|sponsored(?: content)?|skip ad|anzeige|werbung|publicité"
     r"|publicidad|pubblicità|reklam|iklan|广告|廣告|広告|광고|реклама)"
+    r"|(?:previous|next) slide|read more|continue reading|show more|see more|copy link|link copied"
+    r"|haberin devamı|devamını oku|weiterlesen|lire la suite|leer más|leia mais|baca selengkapnya"
+    r"|阅读全文|展开全文|查看全文|查看更多|链接已复制|复制链接|続きを読む|もっと見る|더보기"
     r"|(?:reading time\s*[:：]?\s*)?\d+\s*(?:-\s*\d+\s*)?min(?:ute)?s?\.?(?:\s+read)?"
     r"|(?:阅读时间|閱讀時間|lesezeit)\s*[:：]?\s*\d+\s*(?:分钟|分鐘|min(?:uten)?)|\d+\s*分钟(?:阅读|读完)"
     r"|(?=.*?(?:首页|上一页|下一页|尾页|末页|first|last|prev|next))"
@@ -326,7 +331,7 @@ _RIGHTS = re.compile(
 )
 _NEWSLETTER = re.compile(r"newsletters?\b|inbox")
 _SIGN_UP = re.compile(r"sign(?:ing)? up|subscrib|get our|delivered")
-_NOTICE_STRIP = " -–—:|·•"
+_NOTICE_STRIP = " -–—:|·•.…>»›"
 _WIDTH_STYLE = re.compile(r"(?:^|;)\s*width\s*:\s*(\d*\.?\d+)\s*(px|%)", re.I)
 _WIDTH_ATTR = re.compile(r"^\s*(\d*\.?\d+)\s*(%|px)?\s*$")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
@@ -880,7 +885,7 @@ def _drop_datelines(blocks: Sequence[Block], keep: list[bool], reasons: list[str
 
 
 def _is_notice(text: str) -> bool:
-    """A credit, rights notice, ad label, reading time, pager or newsletter call."""
+    """A credit, rights notice, ad or control label, reading time, pager or newsletter call."""
     text = text.lower()
     return bool(
         _NOTICE_LINE.fullmatch(text.strip(_NOTICE_STRIP))

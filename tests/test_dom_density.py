@@ -268,6 +268,8 @@ def test_notices_are_dropped_and_sentences_that_mention_them_are_kept() -> None:
         "39健康网专稿，未经书面授权请勿转载。",
         "Advertisement",
         "5 min read",
+        "Continue reading »",
+        "链接已复制",
         "首页 | 上一页 1 下一页 | 尾页",
         "Get the best stories delivered to your inbox. Sign up for our free newsletter.",
     ]
