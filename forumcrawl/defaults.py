@@ -7,8 +7,9 @@ settings. README's settings table lists the same names (a test checks it).
 from __future__ import annotations
 
 #: Cascade stages tried in order on every content page until one yields text (``ksf``: the
-#: learned keyword-scoring rule; ``template``: page-cluster templates; ``cx``: line blocks).
-FORUMCRAWL_EXTRACT_CASCADE: list[str] = ["ksf", "template", "cx"]
+#: learned keyword-scoring rule; ``template``: page-cluster templates; ``dom``: DOM node density
+#: and position; ``cx``: line blocks).
+FORUMCRAWL_EXTRACT_CASCADE: list[str] = ["ksf", "template", "dom", "cx"]
 #: Judge every exported page's posts (or text blocks) with the Naive Bayes value filter (seed 000
 #: §3.4): a worthless first post drops the page, later ones are flagged (``Post.worthless``). Off:
 #: it dropped 5 of 800 content pages of the evaluation folders and flags real short posts in

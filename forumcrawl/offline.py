@@ -21,6 +21,7 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
+from forumcrawl.defaults import FORUMCRAWL_EXTRACT_CASCADE
 from forumcrawl.document import DEFAULT_MAX_BYTES, Document, DocumentError
 from forumcrawl.items import plain
 from forumcrawl.pages import STAGES, Cascade, article_item, thread_item
@@ -58,7 +59,7 @@ class ExtractOptions:
     """How to extract: the cascade (or one stage), the item kind, and limits."""
 
     #: Stage names, tried in order.
-    cascade: tuple[str, ...] = ("ksf", "template", "cx")
+    cascade: tuple[str, ...] = tuple(FORUMCRAWL_EXTRACT_CASCADE)
     #: ``thread``, ``article``, or ``auto`` (thread when several posts were found).
     kind: str = "auto"
     min_chars: int = 20

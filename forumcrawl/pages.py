@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from forumcrawl.defaults import FORUMCRAWL_EXTRACT_CASCADE
 from forumcrawl.document import Document
 from forumcrawl.extractors import fields
 from forumcrawl.extractors.cx import LineBlockExtractor
@@ -223,7 +224,7 @@ class Cascade:
 
     def __init__(
         self,
-        stages: Sequence[str] = ("ksf", "template", "cx"),
+        stages: Sequence[str] = tuple(FORUMCRAWL_EXTRACT_CASCADE),
         *,
         min_chars: int = 20,
         value_filter: bool = False,
