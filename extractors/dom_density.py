@@ -305,8 +305,9 @@ _WORD = re.compile(r"\w+")
 # Notices: lines that say what they are (see the module notes). A credit is one or more
 # "label: name" pairs, the labels of Chinese news credits and of a source line; a rights notice
 # holds a copyright or no-reprint phrase anywhere; an ad label, a control's label ("Read more",
-# "Copy link"), a reading time or a pager is the whole line; a newsletter call names a newsletter or inbox and asks to sign up. All are read on
-# the lower-cased text: case-insensitive matching made the step three times slower.
+# "Copy link"), a reading time or a pager is the whole line; a newsletter call names a newsletter
+# or inbox and asks to sign up. All are read on the lower-cased text: case-insensitive matching
+# made the step three times slower.
 _CREDIT_LABEL = (
     r"[\[【(（]?\s*(?:责任编辑|责编|编辑|作者|记者|通讯员|来源|原标题|校对|审核|审校|监制|主编"
     r"|責任編輯|編輯|記者|來源|source|quelle|źródło(?: artykułu)?|fuente|fonte|kaynak|sumber|bron)"
@@ -331,7 +332,8 @@ _RIGHTS = re.compile(
 )
 _NEWSLETTER = re.compile(r"newsletters?\b|inbox")
 _SIGN_UP = re.compile(r"sign(?:ing)? up|subscrib|get our|delivered")
-_NOTICE_STRIP = " -–—:|·•.…>»›"
+# A notice line's ends: a heading's punctuation, and the dots of "Read more..." or "…".
+_NOTICE_STRIP = _TITLE_PUNCTUATION + "–.…"
 _WIDTH_STYLE = re.compile(r"(?:^|;)\s*width\s*:\s*(\d*\.?\d+)\s*(px|%)", re.I)
 _WIDTH_ATTR = re.compile(r"^\s*(\d*\.?\d+)\s*(%|px)?\s*$")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
