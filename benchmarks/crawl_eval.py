@@ -1,8 +1,9 @@
 """End-to-end crawl accuracy: crawl a forum with exact ground truth, score what was exported.
 
 Sites: the django-machina forum of ``../shared/forums/machina`` (start it first with its
-``start.sh``; truth in ``truth/truth.json``) and the three families of the built-in demo forum
-(``forumcrawl.mockforum``, served here). For each site the ``forum`` spider crawls from the front
+``start.sh``; truth in ``truth/truth.json``), the engines of ``benchmarks/forums/<name>/`` (the
+same truth format, named by their folder), any other ``truth.json`` of that format given by its
+path, and the families of the built-in demo forum (``forumcrawl.mockforum``, served here). For each site the ``forum`` spider crawls from the front
 page with no example URL, then:
 
 - topic precision / recall: exported pages (canonical URLs) against the truth's thread pages;
@@ -28,6 +29,7 @@ from forumcrawl.evaluation import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 MACHINA_TRUTH = ROOT.parent / "shared" / "forums" / "machina" / "truth" / "truth.json"
+ZOO = ROOT / "benchmarks" / "forums"
 
 CRAWL = """
 import json, sys
@@ -38,6 +40,16 @@ result = crawl("forum", [start], feed, settings={
     "FORUMCRAWL_RULES_DIR": rules, "LOG_LEVEL": "INFO"})
 json.dump(result, open(stats, "w"), default=str)
 """
+
+
+def truth_path(name: str, machina: Path) -> Path | None:
+    """The truth.json of a real engine named on the command line, or None for a mock family."""
+    if name == "machina":
+        return machina
+    if name.endswith(".json"):
+        return Path(name)
+    zoo = ZOO / name / "truth" / "truth.json"
+    return zoo if zoo.exists() else None
 
 
 def machina_truth(path: Path) -> tuple[str, dict[str, str], dict[str, list[dict[str, Any]]], dict[str, str]]:
@@ -116,7 +128,10 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sites", nargs="+", help="machina and/or families of the demo forum")
+    parser.add_argument(
+        "sites", nargs="+",
+        help="machina, engines of benchmarks/forums, truth.json paths, families of the demo forum",
+    )
     parser.add_argument("--truth", type=Path, default=MACHINA_TRUTH, help="machina truth.json")
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args(argv)
@@ -125,8 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for name in args.sites:
         with tempfile.TemporaryDirectory(prefix=f"crawl-{name}-") as tmp:
-            if name == "machina":
-                start, aliases, pages, titles = machina_truth(args.truth)
+            path = truth_path(name, args.truth)
+            if path is not None:
+                start, aliases, pages, titles = machina_truth(path)
                 result = score(name, start, lambda u, a=aliases: a.get(u, u), pages, titles, Path(tmp))
             else:
                 # Relative times ("3 天前") are read against the fetch time: serve with the real clock.
