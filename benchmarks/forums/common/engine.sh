@@ -1,0 +1,107 @@
+# Shared shell helpers of the engine zoo, sourced by <engine>/setup.sh, start.sh and stop.sh.
+# The caller sets ENGINE (folder name) before sourcing; everything lives under /tmp/forums/$ENGINE.
+ZOO_COMMON="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ZOO_ROOT="$(cd "$ZOO_COMMON/.." && pwd)"
+# the shared content plan and truth helpers (../shared/forums/common beside the repository)
+SHARED_COMMON="${FORUMS_SHARED_COMMON:-$(cd "$ZOO_COMMON/../../../.." && pwd)/shared/forums/common}"
+ROOT="/tmp/forums/$ENGINE"
+PIDF="$ROOT/server.pid"
+
+zoo_log() { echo "[$ENGINE] $*"; }
+
+# zoo_python VERSION...: the first working interpreter of those versions (python3.X on PATH, then
+# pyenv's builds), else python3
+zoo_python() {
+  local v c
+  for v in "$@"; do
+    for c in "python$v" "$HOME"/.pyenv/versions/"$v".*/bin/python; do
+      if "$c" -c "import sys; assert sys.version_info[:2] == tuple(map(int, '$v'.split('.')))" >/dev/null 2>&1; then
+        command -v "$c"; return 0
+      fi
+    done
+  done
+  command -v python3
+}
+
+# zoo_venv PYTHON REQUIREMENTS: create $ROOT/venv once, then install the pinned requirements
+zoo_venv() {
+  local py="$1" reqs="$2"
+  mkdir -p "$ROOT"
+  [ -x "$ROOT/venv/bin/python" ] || "$py" -m venv "$ROOT/venv"
+  "$ROOT/venv/bin/pip" install -q --disable-pip-version-check -r "$reqs" 2>&1 \
+    | grep -v -e "^WARNING: Location" -e "DEPRECATION" || true
+}
+
+# zoo_apt PKG...: install Debian packages that are missing (apt-get update once first)
+zoo_apt() {
+  local missing="" p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  done
+  if [ -n "$missing" ]; then
+    zoo_log "apt-get install$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  fi
+}
+
+# zoo_django_site PROJECT_DIR PKG: fresh Django project at $ROOT/site (PKG/settings.py, urls.py ...
+# copied from PROJECT_DIR, templates/ too), with manage.py and wsgi.py
+zoo_django_site() {
+  local src="$1" pkg="$2" site="$ROOT/site"
+  rm -rf "$site"
+  mkdir -p "$site/$pkg" "$site/media"
+  cp "$src"/*.py "$site/$pkg/"
+  touch "$site/$pkg/__init__.py"
+  [ -d "$src/templates" ] && cp -r "$src/templates" "$site/templates"
+  cat > "$site/$pkg/wsgi.py" <<PYEOF
+import os
+from django.core.wsgi import get_wsgi_application
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "$pkg.settings")
+application = get_wsgi_application()
+PYEOF
+  cat > "$site/manage.py" <<PYEOF
+#!/usr/bin/env python
+import os, sys
+if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "$pkg.settings")
+    from django.core.management import execute_from_command_line
+    execute_from_command_line(sys.argv)
+PYEOF
+}
+
+# zoo_start PORT CMD...: run CMD (from the current folder) in the background, wait for a 200 on /
+zoo_start() {
+  local port="$1"; shift
+  if [ -f "$PIDF" ] && kill -0 "$(cat "$PIDF")" 2>/dev/null; then
+    zoo_log "already running (pid $(cat "$PIDF")) on http://127.0.0.1:$port/"; return 0
+  fi
+  nohup "$@" >"$ROOT/server.log" 2>&1 &
+  echo $! > "$PIDF"
+  local i
+  for i in $(seq 1 240); do
+    if curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/" 2>/dev/null | grep -q 200; then
+      zoo_log "up on http://127.0.0.1:$port/ (pid $(cat "$PIDF"))"; return 0
+    fi
+    kill -0 "$(cat "$PIDF")" 2>/dev/null || { zoo_log "server died, see $ROOT/server.log"; tail -20 "$ROOT/server.log"; return 1; }
+    sleep 0.5
+  done
+  zoo_log "timeout waiting for server"; return 1
+}
+
+# zoo_stop: stop the server of the pid file (only if its command line names $ROOT)
+zoo_stop() {
+  [ -f "$PIDF" ] || { zoo_log "not running (no pid file)"; return 0; }
+  local pid i
+  pid=$(cat "$PIDF")
+  if kill -0 "$pid" 2>/dev/null && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q "$ROOT"; then
+    kill "$pid"
+    for i in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
+    zoo_log "stopped pid $pid"
+  else
+    zoo_log "stale pid file (pid $pid not ours or not running)"
+  fi
+  rm -f "$PIDF"
+}
