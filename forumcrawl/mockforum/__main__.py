@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from forumcrawl.mockforum.server import MockForumServer, serve
-from forumcrawl.mockforum.site import FAMILIES, PRESETS
+from forumcrawl.mockforum.site import ALL_FAMILIES, PRESETS
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the servers, print their URLs, wait for Ctrl-C."""
     parser = argparse.ArgumentParser(prog="python -m forumcrawl.mockforum", description=__doc__)
-    parser.add_argument("families", nargs="*", default=list(FAMILIES), choices=FAMILIES,
+    parser.add_argument("families", nargs="*", default=list(ALL_FAMILIES), choices=ALL_FAMILIES,
                         help="families to serve (default: all)")
     parser.add_argument("--preset", default="default", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=0)
@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             port = args.port + n if args.port else 0
             server = serve(family, args.host, port, preset=args.preset, seed=args.seed)
             servers.append(server)
-            print(f"{family:<7} {server.url}", flush=True)
+            print(f"{family:<9} {server.url}", flush=True)
             if args.truth:
                 args.truth.mkdir(parents=True, exist_ok=True)
                 path = args.truth / f"{family}.truth.json"

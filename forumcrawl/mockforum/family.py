@@ -1,28 +1,34 @@
-"""What the three markup families share: the route table, robots rules and truth building.
+"""What the markup families share: the route table, robots rules and truth building.
 
 A family registers every URL its pages link, as the link is written (relative to the site root,
 ``&`` unescaped): canonical pages with the function that renders them, aliases with the page
 they stand for, broken pages with their kind, and the robots-disallowed links it prints. The
-server answers from this table only, so the truth and what is served cannot drift apart.
+server answers from this table only, so the truth and what is served cannot drift apart. Links
+that nest without end (``/accounts/login/?next=…`` on the login page itself) cannot be listed:
+a family declares their path with :meth:`Family.add_query_alias` and answers any query there.
 """
 
 from __future__ import annotations
 
 import html
 import random
+import re
 import struct
+import unicodedata
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
-from forumcrawl.mockforum.plan import Plan, Post, Thread, User
+from forumcrawl.mockforum.plan import Board, Plan, Post, Thread, User
 from forumcrawl.mockforum.times import iso
 from forumcrawl.mockforum.truth import PostTruth, SiteTruth, ThreadTruth
 
-__all__ = ["Family", "Page", "Route", "attr", "text"]
+__all__ = ["Family", "Listing", "Page", "Route", "attr", "chunks", "slugify", "text"]
+
+_T = TypeVar("_T")
 
 
 def text(value: object) -> str:
@@ -33,6 +39,36 @@ def text(value: object) -> str:
 def attr(value: object) -> str:
     """Escape for a double-quoted HTML attribute (hrefs: ``&`` becomes ``&amp;``)."""
     return html.escape(str(value), quote=True)
+
+
+def slugify(value: str) -> str:
+    """A title or name as engines put it in URLs: lower case, words joined by ``-``; letters
+    outside ASCII are folded where they have an ASCII base and kept (to be percent-encoded)
+    otherwise, as Django's ``slugify(allow_unicode=True)`` keeps Chinese."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", value)
+                      if not unicodedata.combining(c))
+    words = re.findall(r"[^\W_]+", folded.lower())
+    return "-".join(words) or "topic"
+
+
+def chunks(items: Sequence[_T], size: int) -> list[list[_T]]:
+    """``items`` cut into pages of ``size`` (at least one page, possibly empty)."""
+    return [list(items[i : i + size]) for i in range(0, len(items), size)] or [[]]
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A sorted or filtered view of a board's thread list, as its links spell it.
+
+    ``query`` is what the view adds to the board's URL; ``key`` orders the threads (largest
+    first unless ``ascending``); ``keep`` filters them (by prefix, by age).
+    """
+
+    query: str
+    label: str
+    key: Callable[[Thread], Any] | None = None
+    ascending: bool = False
+    keep: Callable[[Thread], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -47,7 +83,11 @@ class Page:
 
 @dataclass(frozen=True)
 class Route:
-    """One linked URL: a page (``topic`` or ``page``), an ``alias`` or a ``broken`` page."""
+    """One linked URL: a page (``topic`` or ``page``), an ``alias`` or a ``broken`` page.
+
+    An alias with its own ``render`` is a variant of its target that differs only in what
+    refers to the URL itself (the login form that remembers where to go back to).
+    """
 
     role: str
     render: Callable[[], Page] | None = None
@@ -69,12 +109,17 @@ class Family:
     disallow: ClassVar[tuple[str, ...]]
     #: The admin area: linked from the pages, forbidden by robots.txt.
     ADMIN: ClassVar[str]
+    #: Site sizes per preset name that differ from the shared ones (bigger navigation sites).
+    presets: ClassVar[dict[str, dict[str, int]]] = {}
+    #: Whether thread pages show signatures (the truth has none where they are not shown).
+    shows_signatures: ClassVar[bool] = True
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
         self.routes: dict[str, Route] = {}
         self.disallowed: set[str] = set()
         self.actual_encodings: dict[str, str] = {}
+        self.query_aliases: dict[str, tuple[str, Callable[[str], Page]]] = {}
         self.register()
         self._keys = {self.key(href): href for href in self.routes}
 
@@ -126,10 +171,25 @@ class Family:
         """Register a canonical page."""
         self.routes[href] = Route("topic" if topic else "page", render=render)
 
-    def add_alias(self, href: str, target: str) -> None:
-        """Register another link form of the canonical page ``target``."""
+    def add_alias(self, href: str, target: str,
+                  render: Callable[[], Page] | None = None) -> None:
+        """Register another link form of the canonical page ``target`` (a variant of it when
+        ``render`` is given)."""
         if href != target:
-            self.routes[href] = Route("alias", target=target)
+            self.routes[href] = Route("alias", render=render, target=target)
+
+    def add_query_alias(self, path: str, target: str, render: Callable[[str], Page]) -> None:
+        """Answer every query on ``path`` as a variant of page ``target``, rendered from the
+        request target: for links that nest without end, which no table can hold."""
+        self.query_aliases[path] = (target, render)
+
+    def dynamic(self, target: str) -> Route | None:
+        """The route of a request target the table does not hold, if a query alias covers it."""
+        found = self.query_aliases.get(self.key(target)[0])
+        if found is None:
+            return None
+        href, render = found
+        return Route("alias", render=lambda: render(urljoin("/", target)), target=href)
 
     def add_broken(self, href: str, kind: str, render: Callable[[], Page]) -> None:
         """Register a broken page."""
@@ -156,9 +216,11 @@ class Family:
         self.add_broken(empty, "empty", self.empty)
 
     def is_disallowed(self, target: str) -> bool:
-        """Whether robots.txt forbids ``target`` (a root-relative path with query)."""
+        """Whether robots.txt forbids ``target`` (a root-relative path with query); rules may
+        use ``*`` for any run of characters, as the big search engines and Scrapy read them."""
         path = urljoin("/", target)
-        return any(path.startswith(prefix) for prefix in self.disallow)
+        return any(re.match(".*".join(map(re.escape, rule.split("*"))), path)
+                   for rule in self.disallow)
 
     def robots_txt(self) -> str:
         """The site's robots.txt."""
@@ -202,6 +264,32 @@ class Family:
         """The posts shown on one page of ``thread``."""
         return thread.pages(per_page)[page - 1]
 
+    def page_count(self, thread: Thread) -> int:
+        """How many pages ``thread`` has."""
+        return len(thread.pages(self.plan.posts_per_page))
+
+    def page_of(self, post: Post) -> int:
+        """The thread page that shows ``post``."""
+        return (post.floor - 1) // self.plan.posts_per_page + 1
+
+    def active_within(self, days: int) -> Callable[[Thread], bool]:
+        """A :class:`Listing` filter: threads with a post in the last ``days`` days."""
+        return lambda thread: (self.plan.now - thread.last.time).days < days
+
+    def listed(self, board: Board, listing: Listing | None = None) -> list[list[Thread]]:
+        """The list pages of ``board`` in the default order, or as ``listing`` sorts and filters."""
+        threads = board.threads
+        if listing is not None and listing.keep is not None:
+            threads = [t for t in threads if listing.keep(t)]
+        if listing is not None and listing.key is not None:
+            threads = sorted(threads, key=listing.key, reverse=not listing.ascending)
+        return chunks(threads, self.plan.threads_per_list_page)
+
+    def posts_by(self, user: User) -> list[tuple[Thread, Post]]:
+        """What ``user`` wrote, newest first (the user's activity or post listing)."""
+        found = [(t, p) for t in self.plan.threads.values() for p in t.posts if p.author is user]
+        return sorted(found, key=lambda tp: (tp[1].time, tp[1].pid), reverse=True)
+
     def add_thread(self, thread: Thread, render: Callable[[Thread, int], Page]) -> None:
         """Register every page of ``thread`` as a topic page."""
         for n in range(1, len(thread.pages(self.plan.posts_per_page)) + 1):
@@ -222,7 +310,7 @@ class Family:
             published_raw=raw,
             text="\n".join(post.paragraphs),
             quote=post.quote.text if post.quote else None,
-            signature=post.signature,
+            signature=post.signature if self.shows_signatures else None,
             edited=post.edit is not None,
         )
 
@@ -254,6 +342,8 @@ class Family:
             url_aliases={absolute(h): absolute(str(r.target)) for h, r in self.routes.items()
                          if r.role == "alias"},
             non_topic_urls=[absolute(h) for h, r in self.routes.items() if r.role == "page"],
+            query_aliases={absolute(path): absolute(target)
+                           for path, (target, _) in self.query_aliases.items()},
             disallowed_urls=sorted(absolute(h) for h in self.disallowed),
             broken=dict(sorted(broken.items())),
             actual_encodings={absolute(h): e for h, e in self.actual_encodings.items()},

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -184,14 +184,15 @@ def serve(
     return MockForumServer(site, host, port)
 
 
-def serve_all(**kwargs: Any) -> dict[str, MockForumServer]:
-    """One server per family, each on its own free port; arguments as for :func:`serve`."""
+def serve_all(families: Iterable[str] = FAMILIES, **kwargs: Any) -> dict[str, MockForumServer]:
+    """One server per family (the demo's by default), each on its own free port; arguments as
+    for :func:`serve`."""
     if kwargs.get("port"):
         raise ValueError("serve_all picks one free port per family; do not pass a port")
     kwargs.pop("port", None)
     servers: dict[str, MockForumServer] = {}
     try:
-        for family in FAMILIES:
+        for family in families:
             servers[family] = serve(family, **kwargs)
     except BaseException:
         for server in servers.values():

@@ -15,20 +15,34 @@ from forumcrawl.mockforum.plan import Plan, build_plan
 from forumcrawl.mockforum.static import Static
 from forumcrawl.mockforum.times import DEFAULT_NOW
 from forumcrawl.mockforum.truth import SiteTruth
+from forumcrawl.mockforum.xenforo import XenForo
 
-__all__ = ["FAMILIES", "PRESETS", "ForumSite", "Response", "request_target"]
+__all__ = ["ALL_FAMILIES", "FAMILIES", "NAV_FAMILIES", "PRESETS", "ForumSite", "Response",
+           "request_target"]
 
-_FAMILY_CLASSES: dict[str, type[Family]] = {"discuz": Discuz, "phpbb": PhpBB, "static": Static}
+_FAMILY_CLASSES: dict[str, type[Family]] = {
+    "discuz": Discuz, "phpbb": PhpBB, "static": Static,
+    "xenforo": XenForo,
+}
 
-#: The markup families, each served as its own site.
+#: The demo's markup families, each served as its own site.
 FAMILIES = ("discuz", "phpbb", "static")
+#: Families that reproduce the navigation of real engines: permalinks, sorts, session ids,
+#: listings that look like threads, links that nest without end.
+NAV_FAMILIES = ("xenforo",)
+#: Every family.
+ALL_FAMILIES = FAMILIES + NAV_FAMILIES
 
 #: Named sizes. ``default`` crawls in about a hundred pages per family; ``small`` in a few dozen.
+#: A family may enlarge them (:attr:`Family.presets`).
 PRESETS: dict[str, dict[str, int]] = {
     "default": {},
     "small": {"boards": 2, "threads_per_board": 3, "posts_per_page": 5, "max_thread_pages": 3,
               "threads_per_list_page": 2, "users": 10},
 }
+
+_SIZES = {"boards": 3, "threads_per_board": 8, "posts_per_page": 10, "max_thread_pages": 4,
+          "threads_per_list_page": 5, "users": 24}
 
 _NOT_FOUND = (b"<!DOCTYPE html><html><head><title>404 Not Found</title></head><body>"
               b"<h1>Not Found</h1><p>The requested URL was not found on this server.</p>"
@@ -66,38 +80,35 @@ class ForumSite:
 
     Same arguments, same site, byte for byte: content comes from ``random.Random`` seeded with
     the family and ``seed``, pages are rendered on request from that plan. ``now`` is the
-    site's clock for relative times ("3 天前"); it defaults to :data:`DEFAULT_NOW`.
+    site's clock for relative times ("3 天前"); it defaults to :data:`DEFAULT_NOW`. A size left
+    out is the family's default-preset size.
     """
 
     def __init__(
         self,
         family: str,
         *,
-        boards: int = 3,
-        threads_per_board: int = 8,
-        posts_per_page: int = 10,
-        max_thread_pages: int = 4,
+        boards: int | None = None,
+        threads_per_board: int | None = None,
+        posts_per_page: int | None = None,
+        max_thread_pages: int | None = None,
         seed: int = 0,
         now: datetime | None = None,
-        threads_per_list_page: int = 5,
-        users: int = 24,
+        threads_per_list_page: int | None = None,
+        users: int | None = None,
     ) -> None:
         if family not in _FAMILY_CLASSES:
-            raise ValueError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
+            raise ValueError(f"unknown family {family!r}; choose from {', '.join(ALL_FAMILIES)}")
         self.family = family
         self.seed = seed
         kind = _FAMILY_CLASSES[family]
-        self.plan: Plan = build_plan(
-            kind.lang,
-            f"{family}:{seed}",
-            boards=boards,
-            threads_per_board=threads_per_board,
-            posts_per_page=posts_per_page,
-            max_thread_pages=max_thread_pages,
-            threads_per_list_page=threads_per_list_page,
-            users=users,
-            now=now or DEFAULT_NOW,
-        )
+        given = {"boards": boards, "threads_per_board": threads_per_board,
+                 "posts_per_page": posts_per_page, "max_thread_pages": max_thread_pages,
+                 "threads_per_list_page": threads_per_list_page, "users": users}
+        sizes = {**_SIZES, **kind.presets.get("default", {}),
+                 **{name: value for name, value in given.items() if value is not None}}
+        self.plan: Plan = build_plan(kind.lang, f"{family}:{seed}", now=now or DEFAULT_NOW,
+                                     **sizes)
         self._family = kind(self.plan)
         self._render = lru_cache(maxsize=512)(self._render_href)
 
@@ -106,7 +117,9 @@ class ForumSite:
         """A site of a named size from :data:`PRESETS`, with any argument overridden."""
         if preset not in PRESETS:
             raise ValueError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}")
-        return cls(family, **{**PRESETS[preset], **overrides})
+        kind = _FAMILY_CLASSES.get(family)
+        sizes = kind.presets.get(preset, {}) if kind else {}
+        return cls(family, **{**PRESETS[preset], **sizes, **overrides})
 
     @property
     def now(self) -> datetime:
@@ -127,13 +140,16 @@ class ForumSite:
         if self._family.is_disallowed(target):
             return Response(403, {"Content-Type": "text/html; charset=utf-8"}, _FORBIDDEN)
         found = self._family.lookup(target)
-        if found is None:
+        if found is not None:
+            return self._render(found[0])
+        dynamic = self._family.dynamic(target)
+        if dynamic is None or dynamic.render is None:
             return Response(404, {"Content-Type": "text/html; charset=utf-8"}, _NOT_FOUND)
-        return self._render(found[0])
+        return _encode(dynamic.render())
 
     def _render_href(self, href: str) -> Response:
         route = self._family.routes[href]
-        if route.role == "alias":
+        if route.role == "alias" and route.render is None:
             route = self._family.routes[str(route.target)]
         if route.render is None:
             raise LookupError(f"route {href!r} leads to nothing to render")

@@ -1,4 +1,4 @@
-"""How the three families write a post's time, and what that text means relative to "now".
+"""How the families write a post's time, and what that text means relative to "now".
 
 A page can only tell a reader what it shows: "3 天前" says nothing about the hour. The truth
 therefore records the time a careful parser *can* recover from the text, and the generator
@@ -8,20 +8,82 @@ yesterday, the day before, days within a week, then the absolute date).
 
 from __future__ import annotations
 
+import calendar
 from datetime import datetime, timedelta
 
-__all__ = ["DEFAULT_NOW", "discuz_time", "iso", "phpbb_time", "relative_zh_time"]
+__all__ = ["DEFAULT_NOW", "discourse_time", "discuz_time", "epoch", "iso", "iso_with_offset",
+           "phpbb_time", "relative_zh_time", "vbulletin_time", "xenforo_time"]
 
 #: The site's clock when none is given: fixed, so relative times and their truth never drift.
 DEFAULT_NOW = datetime(2024, 3, 8, 15, 30)
 
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_FULL_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+                "September", "October", "November", "December")
+_FULL_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 def iso(moment: datetime) -> str:
     """ISO 8601 to the second, the form every truth time uses."""
     return moment.isoformat(timespec="seconds")
+
+
+def iso_with_offset(moment: datetime, offset: str = "+00:00") -> str:
+    """ISO 8601 with a UTC offset, as machine-readable attributes carry it; a naive time is the
+    site's local time, ``offset`` from UTC (``"+0000"`` spells it without a colon)."""
+    if moment.tzinfo is None:
+        return moment.isoformat(timespec="seconds") + offset
+    text = moment.isoformat(timespec="seconds")
+    return text[:-3] + text[-2:] if ":" not in offset else text
+
+
+def epoch(moment: datetime) -> int:
+    """Unix seconds of ``moment`` (a naive time counts as UTC)."""
+    if moment.tzinfo is not None:
+        return int(moment.timestamp())
+    return calendar.timegm(moment.timetuple())
+
+
+def _clock(moment: datetime, *, pad: bool, space: bool = True) -> str:
+    hour = moment.hour % 12 or 12
+    suffix = "AM" if moment.hour < 12 else "PM"
+    hours = f"{hour:02d}" if pad else str(hour)
+    return f"{hours}:{moment.minute:02d}{' ' if space else ''}{suffix}"
+
+
+def xenforo_time(moment: datetime, now: datetime) -> tuple[str, str]:
+    """XenForo 2's visible text and title for ``moment``: "3 minutes ago", "Today at 2:02 PM",
+    "Yesterday at …", "Sunday at …" within a week, then "Mar 5, 2024"."""
+    clock = _clock(moment, pad=False)
+    title = f"{_MONTHS[moment.month - 1]} {moment.day}, {moment.year} at {clock}"
+    diff = now - moment
+    days = (now.date() - moment.date()).days
+    if timedelta(0) <= diff < timedelta(hours=1):
+        minutes = int(diff.total_seconds() // 60)
+        return ("A moment ago" if minutes < 1 else
+                f"{minutes} minute{'s' if minutes > 1 else ''} ago"), title
+    if days == 0:
+        return f"Today at {clock}", title
+    if days == 1:
+        return f"Yesterday at {clock}", title
+    if 1 < days < 7:
+        return f"{_FULL_WEEKDAYS[moment.weekday()]} at {clock}", title
+    return f"{_MONTHS[moment.month - 1]} {moment.day}, {moment.year}", title
+
+
+def vbulletin_time(moment: datetime, now: datetime) -> str:
+    """vBulletin's ``11-03-2026, 09:15 PM`` (US date order), "Today" and "Yesterday" for the
+    last two days; the clock time is always there, so the text denotes ``moment`` exactly."""
+    days = (now.date() - moment.date()).days
+    day = {0: "Today", 1: "Yesterday"}.get(days, f"{moment:%m-%d-%Y}")
+    return f"{day}, {_clock(moment, pad=True)}"
+
+
+def discourse_time(moment: datetime) -> str:
+    """Discourse's long form ``March 5, 2024, 2:02pm``."""
+    return (f"{_FULL_MONTHS[moment.month - 1]} {moment.day}, {moment.year}, "
+            f"{_clock(moment, pad=False, space=False).lower()}")
 
 
 def discuz_time(moment: datetime) -> str:

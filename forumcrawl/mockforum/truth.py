@@ -2,7 +2,8 @@
 
 Every URL is absolute, as a page links it (``&`` unescaped, fragment dropped); a URL that is
 linked in several forms has one canonical form in ``topic_urls`` / ``non_topic_urls`` and the
-others in ``url_aliases``.
+others in ``url_aliases``. A path whose links nest without end (a login page that links itself
+with ``?next=`` its own URL) is in ``query_aliases``: any query on it is that one page.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 __all__ = ["BROKEN_KINDS", "PostTruth", "SiteTruth", "ThreadTruth"]
 
@@ -75,6 +76,8 @@ class SiteTruth:
     encoding: str
     topic_urls: list[str] = field(default_factory=list)
     url_aliases: dict[str, str] = field(default_factory=dict)
+    #: URL without query → canonical page: every query string on that path serves the page.
+    query_aliases: dict[str, str] = field(default_factory=dict)
     non_topic_urls: list[str] = field(default_factory=list)
     disallowed_urls: list[str] = field(default_factory=list)
     broken: dict[str, str] = field(default_factory=dict)
@@ -89,7 +92,12 @@ class SiteTruth:
         """
         if url in self.url_aliases:
             return self.url_aliases[url]
-        return self._by_key.get(_key(url), url)
+        found = self._by_key.get(_key(url))
+        if found is not None:
+            return found
+        parts = urlsplit(url)
+        bare = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
+        return self.query_aliases.get(bare, url) if parts.query else url
 
     def is_topic(self, url: str) -> bool:
         """Whether ``url`` (or the page it is an alias of) is a thread page."""
