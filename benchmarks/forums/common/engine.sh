@@ -105,3 +105,31 @@ zoo_stop() {
   fi
   rm -f "$PIDF"
 }
+
+# PostgreSQL (Debian's server) as a private cluster under $ROOT/pgdata, run by the postgres user,
+# reachable only on the Unix socket $ROOT/pgsock (port number $PGPORT names the socket file)
+PGPORT="${PGPORT:-5439}"
+zoo_pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
+zoo_pg() { runuser -u postgres -- "$(zoo_pg_bin)/$1" "${@:2}"; }
+zoo_pg_init() {   # fresh cluster + database $1
+  zoo_pg_stop >/dev/null 2>&1 || true
+  rm -rf "$ROOT/pgdata" "$ROOT/pgsock"
+  mkdir -p "$ROOT/pgdata" "$ROOT/pgsock"
+  chown postgres:postgres "$ROOT/pgdata" "$ROOT/pgsock"
+  zoo_pg initdb -D "$ROOT/pgdata" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+  zoo_pg_start
+  zoo_pg createdb -h "$ROOT/pgsock" -p "$PGPORT" -U postgres "$1"
+}
+zoo_pg_start() {
+  [ -d "$ROOT/pgsock" ] || { mkdir -p "$ROOT/pgsock"; chown postgres:postgres "$ROOT/pgsock"; }
+  if zoo_pg pg_ctl -D "$ROOT/pgdata" status >/dev/null 2>&1; then return 0; fi
+  touch "$ROOT/pg.log"; chown postgres:postgres "$ROOT/pg.log"
+  zoo_pg pg_ctl -D "$ROOT/pgdata" -l "$ROOT/pg.log" -w \
+    -o "-k $ROOT/pgsock -p $PGPORT -c listen_addresses='' -c fsync=off" start >/dev/null
+  zoo_log "postgresql up on $ROOT/pgsock (port $PGPORT)"
+}
+zoo_pg_stop() {
+  [ -d "$ROOT/pgdata" ] || return 0
+  zoo_pg pg_ctl -D "$ROOT/pgdata" -m fast -w stop >/dev/null 2>&1 && zoo_log "postgresql stopped"
+  return 0
+}
