@@ -194,7 +194,28 @@ def read_xenforo(tree: lxml.html.HtmlElement) -> list[PostTruth]:
     return posts
 
 
-READERS = {"xenforo": read_xenforo}
+def read_vbulletin(tree: lxml.html.HtmlElement) -> list[PostTruth]:
+    posts = []
+    for node in tree.xpath('//table[re:test(@id, "^post[0-9]+$")]',
+                           namespaces={"re": "http://exslt.org/regular-expressions"}):
+        content = one(node, "div[id^=post_message_]")
+        quote = quote_of(content, 'div[style^="margin:20px"]', 'div[style="font-style:italic"]')
+        cell = content.getparent()
+        sign = next((d for d in cell.findall("div") if (d.text or "").startswith("_____")), None)
+        posts.append(PostTruth(
+            floor=int(block_text(one(node, "a[id^=postcount]"))),
+            author=block_text(one(node, "a.bigusername")),
+            published=UNKNOWN,
+            published_raw=block_text(one(node, "td.thead")),
+            text=block_text(content),
+            quote=quote,
+            signature=block_text(sign).split("\n", 1)[1] if sign is not None else None,
+            edited="Last edited by" in block_text(cell),
+        ))
+    return posts
+
+
+READERS = {"xenforo": read_xenforo, "vbulletin": read_vbulletin}
 
 
 def extract_posts(family: str, page: str) -> list[PostTruth]:
@@ -283,6 +304,11 @@ def parse_raw_time(family: str, raw: str, now: datetime) -> datetime:
         return datetime.strptime(raw, "%a %b %d, %Y %I:%M %p")
     if family == "xenforo":
         return datetime.strptime(raw, "%Y-%m-%dT%H:%M:%S%z").replace(tzinfo=None)
+    if family == "vbulletin":
+        day, clock = raw.split(", ")
+        days = {"Today": 0, "Yesterday": 1}
+        date = (now - timedelta(days=days[day])).strftime("%m-%d-%Y") if day in days else day
+        return datetime.strptime(f"{date} {clock}", "%m-%d-%Y %I:%M %p")
     today = datetime.combine(now.date(), datetime.min.time())
     rules = [
         (r"(\d+) 分钟前", lambda m: now - timedelta(minutes=int(m[1]))),
@@ -605,6 +631,7 @@ def test_stop_closes_the_port_and_is_idempotent() -> None:
 #: How each navigation family's permalinks name their post, and how the served page marks it.
 PERMALINKS = {
     "xenforo": (r"/(?:threads/[^/]+/post-|posts/|goto/post\?id=)(\d+)/?$", 'id="post-{}"'),
+    "vbulletin": (r"/showthread\.php\?p=(\d+)$", 'id="post{}"'),
 }
 
 
@@ -654,3 +681,25 @@ def test_navigation_sites_are_sized_for_tests(family: str) -> None:
     assert 20 <= len(small.topic_urls) <= 40
     assert 100 <= len(default.topic_urls) <= 150
     assert default.to_dict() == ForumSite.from_preset(family).truth("http://127.0.0.1:1/").to_dict()
+
+
+def test_vbulletin_session_ids_print_pages_and_thread_jumps() -> None:
+    with serve("vbulletin", preset="small") as server:
+        truth = server.truth
+        sessions = {a: t for a, t in truth.url_aliases.items() if "?s=" in a}
+        assert len({re.search(r"s=([0-9a-f]{32})&", a)[1] for a in sessions}) >= 2
+        assert any(truth.is_topic(a) for a in sessions) and any(not truth.is_topic(a) for a in sessions)
+        for alias, target in sessions.items():
+            assert fetch(alias).body == fetch(target).body
+        prints = [u for u in truth.non_topic_urls if "printthread.php" in u]
+        assert len(prints) == len(truth.threads)
+        for url in prints:
+            thread = truth.thread_for(url.replace("printthread", "showthread"))
+            page = html.unescape(fetch(url).body.decode(truth.encoding))
+            posts = [p for ps in thread.pages.values() for p in ps]
+            assert all(p.text.split("\n")[0] in page for p in posts) and not truth.is_topic(url)
+        jumps = {a: t for a, t in truth.url_aliases.items() if "goto=next" in a}
+        assert jumps and all(truth.thread_for(t).url == t for t in jumps.values())
+        assert all(truth.thread_for(t).url != a.split("&")[0] for a, t in jumps.items())
+        views = [u for u in truth.non_topic_urls if "forumdisplay.php" in u and "sort=" in u]
+        assert any("daysprune=30" in u for u in truth.non_topic_urls) and views

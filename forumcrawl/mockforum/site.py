@@ -15,6 +15,7 @@ from forumcrawl.mockforum.plan import Plan, build_plan
 from forumcrawl.mockforum.static import Static
 from forumcrawl.mockforum.times import DEFAULT_NOW
 from forumcrawl.mockforum.truth import SiteTruth
+from forumcrawl.mockforum.vbulletin import VBulletin
 from forumcrawl.mockforum.xenforo import XenForo
 
 __all__ = ["ALL_FAMILIES", "FAMILIES", "NAV_FAMILIES", "PRESETS", "ForumSite", "Response",
@@ -22,14 +23,14 @@ __all__ = ["ALL_FAMILIES", "FAMILIES", "NAV_FAMILIES", "PRESETS", "ForumSite", "
 
 _FAMILY_CLASSES: dict[str, type[Family]] = {
     "discuz": Discuz, "phpbb": PhpBB, "static": Static,
-    "xenforo": XenForo,
+    "xenforo": XenForo, "vbulletin": VBulletin,
 }
 
 #: The demo's markup families, each served as its own site.
 FAMILIES = ("discuz", "phpbb", "static")
 #: Families that reproduce the navigation of real engines: permalinks, sorts, session ids,
 #: listings that look like threads, links that nest without end.
-NAV_FAMILIES = ("xenforo",)
+NAV_FAMILIES = ("xenforo", "vbulletin")
 #: Every family.
 ALL_FAMILIES = FAMILIES + NAV_FAMILIES
 
