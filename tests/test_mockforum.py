@@ -215,7 +215,24 @@ def read_vbulletin(tree: lxml.html.HtmlElement) -> list[PostTruth]:
     return posts
 
 
-READERS = {"xenforo": read_xenforo, "vbulletin": read_vbulletin}
+def read_discourse(tree: lxml.html.HtmlElement) -> list[PostTruth]:
+    posts = []
+    for node in tree.cssselect("div.crawler-post[id^=post_]"):
+        content = one(node, "div.post")
+        modified = one(node, "meta[itemprop=dateModified]").get("content")
+        posts.append(PostTruth(
+            floor=int(block_text(one(node, "span[itemprop=position]"))),
+            author=block_text(one(node, "[itemprop=author] [itemprop=name]")),
+            published=UNKNOWN,
+            published_raw=block_text(one(node, "time.post-time")),
+            quote=quote_of(content, "aside.quote", "blockquote"),
+            text=block_text(content),
+            edited=modified != one(node, "meta[itemprop=datePublished]").get("content"),
+        ))
+    return posts
+
+
+READERS = {"xenforo": read_xenforo, "vbulletin": read_vbulletin, "discourse": read_discourse}
 
 
 def extract_posts(family: str, page: str) -> list[PostTruth]:
@@ -304,6 +321,8 @@ def parse_raw_time(family: str, raw: str, now: datetime) -> datetime:
         return datetime.strptime(raw, "%a %b %d, %Y %I:%M %p")
     if family == "xenforo":
         return datetime.strptime(raw, "%Y-%m-%dT%H:%M:%S%z").replace(tzinfo=None)
+    if family == "discourse":
+        return datetime.strptime(raw, "%B %d, %Y, %I:%M%p")
     if family == "vbulletin":
         day, clock = raw.split(", ")
         days = {"Today": 0, "Yesterday": 1}
@@ -632,6 +651,7 @@ def test_stop_closes_the_port_and_is_idempotent() -> None:
 PERMALINKS = {
     "xenforo": (r"/(?:threads/[^/]+/post-|posts/|goto/post\?id=)(\d+)/?$", 'id="post-{}"'),
     "vbulletin": (r"/showthread\.php\?p=(\d+)$", 'id="post{}"'),
+    "discourse": (r"/t/[^/]+/\d+/(\d+)$", "<span itemprop='position'>{}</span>"),
 }
 
 
@@ -703,3 +723,22 @@ def test_vbulletin_session_ids_print_pages_and_thread_jumps() -> None:
         assert all(truth.thread_for(t).url != a.split("&")[0] for a, t in jumps.items())
         views = [u for u in truth.non_topic_urls if "forumdisplay.php" in u and "sort=" in u]
         assert any("daysprune=30" in u for u in truth.non_topic_urls) and views
+
+
+def test_discourse_activity_lists_look_like_threads_but_are_not() -> None:
+    with serve("discourse", preset="small") as server:
+        truth = server.truth
+        activity = [u for u in truth.non_topic_urls if "/activity" in u]
+        assert len(activity) > len({u.split("/activity")[0] for u in activity})
+        for url in activity:
+            page = fetch(url)
+            tree = lxml.html.document_fromstring(page.body)
+            assert len(read_discourse(tree)) >= 1 and not truth.is_topic(url)
+            for link in tree.cssselect("div.stream-topic-title a.title"):
+                assert truth.is_topic(urljoin(url, link.get("href")))
+        categories = sorted(u for u in truth.non_topic_urls if re.search(r"/c/[^/]+/\d+", u))
+        second = next(u for u in categories if u.endswith("?page=1"))
+        assert truth.canonical(second) == second != second.split("?")[0]
+        topic = next(t for t in truth.threads if len(t.pages) > 1)
+        assert truth.canonical(f"{topic.url}?page=1") == topic.url
+        assert f"{topic.url}?page=2" in topic.pages

@@ -4,8 +4,10 @@ Markup families, each its own site on its own port. The demo's three (:data:`FAM
 ``discuz`` (Discuz! X3 dynamic URLs, GBK), ``phpbb`` (phpBB 3 prosilver, English) and ``static``
 (rewritten Discuz URLs, another theme, relative Chinese times). The navigation families
 (:data:`NAV_FAMILIES`) copy what real engines do to a crawler: ``xenforo`` (post permalinks,
-sorted and filtered board views, ``page-N`` paths) and ``vbulletin`` (session ids in links,
-``showthread.php?p=`` permalinks, sort views, whole-thread print pages). Content is generated from a seed; the truth
+sorted and filtered board views, ``page-N`` paths), ``vbulletin`` (session ids in links,
+``showthread.php?p=`` permalinks, sort views, whole-thread print pages) and ``discourse`` (its
+crawler view: per-post permalinks, lists counted from 0, user activity lists built like thread
+pages). Content is generated from a seed; the truth
 lists every thread page with its posts, every other page, the aliases, the robots-disallowed
 links and the pages that are broken on purpose (truncated, wrong charset, binary, 404, 500,
 empty)::

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
+from forumcrawl.mockforum.discourse import Discourse
 from forumcrawl.mockforum.discuz import Discuz
 from forumcrawl.mockforum.family import Family, Page
 from forumcrawl.mockforum.phpbb import PhpBB
@@ -23,14 +24,14 @@ __all__ = ["ALL_FAMILIES", "FAMILIES", "NAV_FAMILIES", "PRESETS", "ForumSite", "
 
 _FAMILY_CLASSES: dict[str, type[Family]] = {
     "discuz": Discuz, "phpbb": PhpBB, "static": Static,
-    "xenforo": XenForo, "vbulletin": VBulletin,
+    "xenforo": XenForo, "vbulletin": VBulletin, "discourse": Discourse,
 }
 
 #: The demo's markup families, each served as its own site.
 FAMILIES = ("discuz", "phpbb", "static")
 #: Families that reproduce the navigation of real engines: permalinks, sorts, session ids,
 #: listings that look like threads, links that nest without end.
-NAV_FAMILIES = ("xenforo", "vbulletin")
+NAV_FAMILIES = ("xenforo", "vbulletin", "discourse")
 #: Every family.
 ALL_FAMILIES = FAMILIES + NAV_FAMILIES
 

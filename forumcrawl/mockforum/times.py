@@ -30,12 +30,13 @@ def iso(moment: datetime) -> str:
 
 
 def iso_with_offset(moment: datetime, offset: str = "+00:00") -> str:
-    """ISO 8601 with a UTC offset, as machine-readable attributes carry it; a naive time is the
-    site's local time, ``offset`` from UTC (``"+0000"`` spells it without a colon)."""
-    if moment.tzinfo is None:
-        return moment.isoformat(timespec="seconds") + offset
+    """ISO 8601 with a UTC offset, as machine-readable attributes carry it: a naive time is the
+    site's local time, ``offset`` from UTC (``"Z"``, ``"+08:00"``, or ``"+0000"``, which also
+    drops the colon from an aware time's own offset)."""
     text = moment.isoformat(timespec="seconds")
-    return text[:-3] + text[-2:] if ":" not in offset else text
+    if moment.tzinfo is None:
+        return text + offset
+    return text[:-3] + text[-2:] if len(offset) == 5 else text
 
 
 def epoch(moment: datetime) -> int:
