@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from html.parser import HTMLParser
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import parse_qs, urldefrag, urljoin, urlsplit
 
 import lxml.html
 import pytest
@@ -232,7 +232,30 @@ def read_discourse(tree: lxml.html.HtmlElement) -> list[PostTruth]:
     return posts
 
 
-READERS = {"xenforo": read_xenforo, "vbulletin": read_vbulletin, "discourse": read_discourse}
+def read_modern(tree: lxml.html.HtmlElement) -> list[PostTruth]:
+    posts = []
+    for node in tree.cssselect("article.post"):
+        content = one(node, "div.post__content")
+        sign = one(node, "div.post__signature")
+        author = node.get("data-author")
+        assert one(node, "a.avatar img").get("alt") == author
+        assert author not in node.text_content(), "no visible author"
+        assert one(node, "span.timeago").text is None, "times are left to the script"
+        posts.append(PostTruth(
+            floor=int(block_text(one(node, "a.post__floor"))[1:]),
+            author=author,
+            published=UNKNOWN,
+            published_raw=one(node, "header span.timeago").get("title"),
+            quote=quote_of(content, "blockquote.post-quote", drop_css="a.post-quote__source"),
+            text=block_text(content),
+            signature=block_text(sign) if sign is not None else None,
+            edited=one(node, "span.post__edited") is not None,
+        ))
+    return posts
+
+
+READERS = {"xenforo": read_xenforo, "vbulletin": read_vbulletin, "discourse": read_discourse,
+           "modern": read_modern}
 
 
 def extract_posts(family: str, page: str) -> list[PostTruth]:
@@ -321,6 +344,8 @@ def parse_raw_time(family: str, raw: str, now: datetime) -> datetime:
         return datetime.strptime(raw, "%a %b %d, %Y %I:%M %p")
     if family == "xenforo":
         return datetime.strptime(raw, "%Y-%m-%dT%H:%M:%S%z").replace(tzinfo=None)
+    if family == "modern":
+        return datetime.fromisoformat(raw).replace(tzinfo=None)
     if family == "discourse":
         return datetime.strptime(raw, "%B %d, %Y, %I:%M%p")
     if family == "vbulletin":
@@ -655,7 +680,7 @@ PERMALINKS = {
 }
 
 
-@pytest.mark.parametrize("family", NAV_FAMILIES)
+@pytest.mark.parametrize("family", sorted(PERMALINKS))
 def test_permalinks_serve_the_thread_page_that_holds_the_post(family: str) -> None:
     with serve(family, preset="small") as server:
         truth = server.truth
@@ -708,7 +733,8 @@ def test_vbulletin_session_ids_print_pages_and_thread_jumps() -> None:
         truth = server.truth
         sessions = {a: t for a, t in truth.url_aliases.items() if "?s=" in a}
         assert len({re.search(r"s=([0-9a-f]{32})&", a)[1] for a in sessions}) >= 2
-        assert any(truth.is_topic(a) for a in sessions) and any(not truth.is_topic(a) for a in sessions)
+        assert any(truth.is_topic(a) for a in sessions)
+        assert any(not truth.is_topic(a) for a in sessions)
         for alias, target in sessions.items():
             assert fetch(alias).body == fetch(target).body
         prints = [u for u in truth.non_topic_urls if "printthread.php" in u]
@@ -742,3 +768,41 @@ def test_discourse_activity_lists_look_like_threads_but_are_not() -> None:
         topic = next(t for t in truth.threads if len(t.pages) > 1)
         assert truth.canonical(f"{topic.url}?page=1") == topic.url
         assert f"{topic.url}?page=2" in topic.pages
+
+
+def test_modern_login_links_nest_without_end_and_the_truth_covers_them() -> None:
+    with serve("modern", preset="small") as server:
+        truth = server.truth
+        login = server.url + "accounts/login/"
+        assert login in truth.non_topic_urls and truth.query_aliases == {login: login}
+        listed = {a for a, t in truth.url_aliases.items() if t == login}
+        served = [*truth.topic_urls, *truth.non_topic_urls,
+                  *(u for u, kind in truth.broken.items() if kind == "truncated")]
+        assert len(listed) == len(served), "each served page links the login page once"
+        url, chain = truth.topic_urls[-1], []
+        for _ in range(30):
+            page = fetch(url)
+            assert page.status == 200
+            (href,) = {h for h in links(url, page) if h.startswith(login + "?")}
+            target = urlsplit(url)
+            assert parse_qs(urlsplit(href).query)["next"] == [f"{target.path}?{target.query}"
+                                                              if target.query else target.path]
+            assert truth.canonical(href) == login and not truth.is_topic(href)
+            assert len(href) > len(url)
+            chain.append(href)
+            url = href
+        assert chain[0] in listed and not set(chain[1:]) & listed
+        assert truth.canonical(login + "?next=/anything/at/all") == login
+
+
+def test_modern_page_one_variants_sorts_and_post_lists() -> None:
+    truth = ForumSite.from_preset("modern", "small").truth("http://127.0.0.1:1/")
+    page_one = {a: t for a, t in truth.url_aliases.items() if a.endswith("page=1")}
+    assert any(t in truth.topic_urls for t in page_one.values())
+    assert any("sort=" in a for a in page_one) or any("/category/" in a for a in page_one)
+    assert any(u.endswith("?sort=top") for u in truth.non_topic_urls)
+    assert any(u.endswith("?sort=latest") for u in truth.non_topic_urls)
+    listings = [u for u in truth.non_topic_urls if re.search(r"/user/[^/]+/posts", u)]
+    assert any(u.endswith("?page=2") for u in listings)
+    assert not any(truth.is_topic(u) for u in listings)
+    assert any("%E" in u for u in truth.topic_urls), "Chinese slugs are percent-encoded"

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from forumcrawl.mockforum.discourse import Discourse
 from forumcrawl.mockforum.discuz import Discuz
 from forumcrawl.mockforum.family import Family, Page
+from forumcrawl.mockforum.modern import Modern
 from forumcrawl.mockforum.phpbb import PhpBB
 from forumcrawl.mockforum.plan import Plan, build_plan
 from forumcrawl.mockforum.static import Static
@@ -24,14 +25,14 @@ __all__ = ["ALL_FAMILIES", "FAMILIES", "NAV_FAMILIES", "PRESETS", "ForumSite", "
 
 _FAMILY_CLASSES: dict[str, type[Family]] = {
     "discuz": Discuz, "phpbb": PhpBB, "static": Static,
-    "xenforo": XenForo, "vbulletin": VBulletin, "discourse": Discourse,
+    "xenforo": XenForo, "vbulletin": VBulletin, "discourse": Discourse, "modern": Modern,
 }
 
 #: The demo's markup families, each served as its own site.
 FAMILIES = ("discuz", "phpbb", "static")
 #: Families that reproduce the navigation of real engines: permalinks, sorts, session ids,
 #: listings that look like threads, links that nest without end.
-NAV_FAMILIES = ("xenforo", "vbulletin", "discourse")
+NAV_FAMILIES = ("xenforo", "vbulletin", "discourse", "modern")
 #: Every family.
 ALL_FAMILIES = FAMILIES + NAV_FAMILIES
 
