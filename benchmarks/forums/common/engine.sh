@@ -71,7 +71,8 @@ if __name__ == "__main__":
 PYEOF
 }
 
-# zoo_start PORT CMD...: run CMD (from the current folder) in the background, wait for a 200 on /
+# zoo_start PORT CMD...: run CMD (from the current folder) in the background, wait for a 200 (or a
+# redirect: askbot sends / to /questions/) on /
 zoo_start() {
   local port="$1"; shift
   if [ -f "$PIDF" ] && kill -0 "$(cat "$PIDF")" 2>/dev/null; then
@@ -81,7 +82,7 @@ zoo_start() {
   echo $! > "$PIDF"
   local i
   for i in $(seq 1 240); do
-    if curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/" 2>/dev/null | grep -q 200; then
+    if curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/" 2>/dev/null | grep -qE '^(200|301|302)$'; then
       zoo_log "up on http://127.0.0.1:$port/ (pid $(cat "$PIDF"))"; return 0
     fi
     kill -0 "$(cat "$PIDF")" 2>/dev/null || { zoo_log "server died, see $ROOT/server.log"; tail -20 "$ROOT/server.log"; return 1; }

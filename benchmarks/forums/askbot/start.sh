@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Start the Askbot test site on 127.0.0.1:8105 in the background (pid file: /tmp/forums/askbot/server.pid)
+set -euo pipefail
+ENGINE=askbot
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../common/engine.sh"
+PORT=${PORT:-8105}
+cd "$ROOT/qa"
+zoo_start "$PORT" "$ROOT/venv/bin/python" manage.py runserver "127.0.0.1:$PORT" --noreload --insecure
