@@ -4,5 +4,4 @@ set -euo pipefail
 ENGINE=askbot
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../common/engine.sh"
 PORT=${PORT:-8105}
-cd "$ROOT/qa"
-zoo_start "$PORT" "$ROOT/venv/bin/python" manage.py runserver "127.0.0.1:$PORT" --noreload --insecure
+zoo_runserver "$PORT" "$ROOT/qa"

@@ -71,6 +71,33 @@ if __name__ == "__main__":
 PYEOF
 }
 
+# zoo_install PYTHON: first steps of every setup.sh (the caller sets HERE): stop a running server,
+# install the Debian text sources of the content plan, make the venv of $HERE/requirements.txt
+zoo_install() {
+  T0=$(date +%s)
+  zoo_stop >/dev/null 2>&1 || true
+  "$SHARED_COMMON/install_text_sources.sh"
+  zoo_venv "$1" "$HERE/requirements.txt"
+}
+
+# zoo_migrate_seed SITE_DIR: migrate the Django project in SITE_DIR, run $HERE/seed.py, print timings
+zoo_migrate_seed() {
+  cd "$1"
+  "$ROOT/venv/bin/python" manage.py migrate -v0 2>&1 | grep -v -e "^?: (" -e "HINT:" -e "^System check" \
+    -e "^WARNINGS:" -e "^\s*$" || true
+  local t1 t2
+  t1=$(date +%s)
+  "$ROOT/venv/bin/python" "$HERE/seed.py" 2>&1 | grep -v -e "^?: (" -e "HINT:" -e "Diffie-Hellman" -e "hazmat.primitives"
+  t2=$(date +%s)
+  zoo_log "setup done: install+site $((t1-T0))s, seed $((t2-t1))s, total $((t2-T0))s"
+}
+
+# zoo_runserver PORT SITE_DIR: Django's runserver of SITE_DIR in the background (static files served too)
+zoo_runserver() {
+  cd "$2"
+  zoo_start "$1" "$ROOT/venv/bin/python" manage.py runserver "127.0.0.1:$1" --noreload --insecure
+}
+
 # zoo_start PORT CMD...: run CMD (from the current folder) in the background, wait for a 200 (or a
 # redirect: askbot sends / to /questions/) on /
 zoo_start() {

@@ -6,5 +6,4 @@ ENGINE=misago
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../common/engine.sh"
 PORT=${PORT:-8103}
 zoo_pg_start
-cd "$ROOT/site"
-zoo_start "$PORT" "$ROOT/venv/bin/python" manage.py runserver "127.0.0.1:$PORT" --noreload --insecure
+zoo_runserver "$PORT" "$ROOT/site"

@@ -4,5 +4,4 @@ set -euo pipefail
 ENGINE=pybbm
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../common/engine.sh"
 PORT=${PORT:-8104}
-cd "$ROOT/site"
-zoo_start "$PORT" "$ROOT/venv/bin/python" manage.py runserver "127.0.0.1:$PORT" --noreload --insecure
+zoo_runserver "$PORT" "$ROOT/site"
