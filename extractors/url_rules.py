@@ -514,7 +514,8 @@ class UrlResolver(BaseEstimator):
 
         A slot whose segments have different numbers of blocks is a slug (words joined by
         ``-``, ``_``, ``.``): every position after the first is variable, optional, takes any
-        word type, and the slot accepts more blocks than seen (``more``).
+        word type, and the slot accepts more blocks than seen (``more``); its first position
+        is variable too when it shows more than one word.
         """
         present = [len(s.blocks) for s in segments if s is not None]
         width = max(present, default=0)
@@ -536,6 +537,9 @@ class UrlResolver(BaseEstimator):
                 or len({_DIGIT_RUN.sub("#", v) for v in words}) < len(words)
                 or (varying_is_variable and len(kept) > 1)
                 or (slug_from is not None and i >= slug_from)
+                # The first word of a slug is a name's, not the template's, once it varies
+                # (``community-she-qu`` and ``off-topic-guan-shui`` name two boards).
+                or (slug_from is not None and not query and len(words) > 1)
                 or (bool(words) and not (query and i == 0) and all(
                     _title_word(segments, i, v) for v in words
                 ))
@@ -619,8 +623,9 @@ class UrlResolver(BaseEstimator):
         """Widen slots whose value varies among URLs that match everywhere else.
 
         Only where a later slot still requires a word (``topic`` in
-        ``/forum/<board>/topic/<title>/``): without one, nothing after the varying word says the
-        variants are the same kind of page. ``thread-<digits>.html`` must not become any
+        ``/forum/<board>/topic/<title>/``), or where the slot is a name of several words
+        (``/c/<category-slug>/<board-slug>/<title>/``): otherwise nothing says the variants are
+        the same kind of page. ``thread-<digits>.html`` must not become any
         one-segment URL, nor ``/forum/threads/<title>.<id>/`` any ``/forum/members/<name>.<id>/``.
         """
         n_path = max(len(rule.path), max(len(s.path) for s in splits))
@@ -647,7 +652,16 @@ class UrlResolver(BaseEstimator):
                 # typed blocks: one board's ``<letters>-<text>-<digits>`` beside longer names).
                 if slot is None or (all(b.values is None for b in slot.blocks) and slot.more):
                     continue
-                if not any(_anchors(other) for k, other in slot_of.items() if _after(k, key)):
+                # A literal of several words is a name (a board's slug), which a template never
+                # has; a single word (``threads`` beside ``members``) needs a later anchor.
+                named = (
+                    key[0] == "path"
+                    and len(slot.blocks) >= 2
+                    and all(b.values is not None and "" not in b.values for b in slot.blocks)
+                )
+                if not named and not any(
+                    _anchors(other) for k, other in slot_of.items() if _after(k, key)
+                ):
                     continue
                 near = (misses == 1) & ~ok[:, col] & ~positive
                 if not near.any() or (y[near] == 0).any():

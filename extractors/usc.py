@@ -50,6 +50,7 @@ __all__ = [
     "block_type",
     "distance_table",
     "first_difference",
+    "is_session_param",
     "split_url",
     "structure_vector",
     "structure_vectors",
@@ -132,7 +133,8 @@ def _segment(raw: str, lead: str) -> Segment:
     return Segment(blocks=blocks, seps=(lead, *parts[1::2]))
 
 
-def _is_session(param: str) -> bool:
+def is_session_param(param: str) -> bool:
+    """Whether a raw ``key=value`` query parameter carries a session id, not a page."""
     key, _, value = param.partition("=")
     value = unquote(value)
     return bool(_HEX32.match(value)) or (
@@ -181,7 +183,7 @@ def split_url(url: str, *, site: str | None = None, drop_sessions: bool = False)
     params = parts.query.split("&") if parts.query else []
     if drop_sessions:
         path = _PATH_SESSION.sub("", path)
-        params = [p for p in params if not _is_session(p)]
+        params = [p for p in params if not is_session_param(p)]
     path_segments = tuple(_segment(raw, "/") for raw in path[1:].split("/"))
     query_segments = tuple(_segment(raw, "?" if i == 0 else "&") for i, raw in enumerate(params))
     return SplitUrl(path=path_segments, query=query_segments)

@@ -33,6 +33,10 @@ FORUMCRAWL_LINK_MODEL: str = ""
 #: (list pages are navigation, yet must be followed to reach threads).
 FORUMCRAWL_LINK_MIN_PROBABILITY: float = 0.0
 
+#: Once a site's rules exist, fetch each thread page once (whatever URL form links it) and only
+#: the other pages whose URL pattern keeps leading to new thread pages; off: follow every link.
+FORUMCRAWL_NAVIGATION_ENABLED: bool = True
+
 #: Learn each site's rules (topic URL rule, extraction rule) from a sample of the crawl.
 FORUMCRAWL_LEARN_ENABLED: bool = True
 #: How many distinct URLs of a site to collect before clustering them (USC).

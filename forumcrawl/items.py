@@ -52,6 +52,9 @@ class ForumThread:
 
     #: URL of the thread page.
     url: str
+    #: URL of the thread's first page, whatever form of it was fetched (all pages of one thread
+    #: share it; None when the site's thread identity is not known).
+    thread_url: str | None = None
     #: Host name of the forum.
     site: str | None = None
     #: Thread title.

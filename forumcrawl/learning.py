@@ -18,7 +18,9 @@ from datetime import datetime
 from typing import Protocol
 
 from forumcrawl.document import Document, site_of
+from forumcrawl.extractors.fields import anchors
 from forumcrawl.extractors.ksf import KeywordScoringExtractor
+from forumcrawl.extractors.navigation import ThreadIdentity, page_flip_number
 from forumcrawl.extractors.topic import learn_topic_rule
 from forumcrawl.extractors.url_rules import UrlResolver
 from forumcrawl.extractors.wrapper import learn_templates
@@ -237,11 +239,34 @@ class SiteLearner:
                 reason=found.reason,
             )
             logger.info("topic pages of %s: %s (%s)", site, found.resolver, found.reason)
+        if "usc" in model.rules:
+            model = self._learn_identity(model, list(sample.urls), list(pages.values()))
         topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]
         model = self._learn_extraction(model, topic_docs)
         model = self._learn_templates(model, list(pages.values()))
         self._publish(sample, model)
         return model
+
+    def _learn_identity(self, model: SiteModel, urls: list[str], documents: list[Document]) -> SiteModel:
+        """``model`` with the thread identity (``nav`` rule): which number of a thread URL is the
+        thread and which the page, from the sample's thread URLs and its page-flip links (anchor
+        text a page number, target a thread URL)."""
+        topic = [u for u in urls if self.is_topic(model, u)]
+        flips = [
+            (url, number)
+            for doc in documents
+            for element, url in anchors(doc.tree, doc.url)
+            if (number := page_flip_number(element.text_content())) and number >= 2
+            and self.is_topic(model, url)
+        ]
+        try:
+            identity = ThreadIdentity().fit(topic, flips)
+        except ValueError as exc:
+            logger.warning("no thread identity for %s: %s", model.site, exc)
+            return model
+        logger.info("thread pages of %s: thread %s, page %s (%d page-flip links)", model.site,
+                    identity.id_position_, identity.page_position_, len(flips))
+        return model.with_rule("nav", identity.to_dict(), urls=len(topic), flips=len(flips))
 
     def _learn_extraction(self, model: SiteModel, topic_docs: list[Document]) -> SiteModel:
         """``model`` with a KSF rule fitted on up to ``page_sample`` of ``topic_docs``."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from forumcrawl.document import site_of
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from sklearn.pipeline import Pipeline
     from typing_extensions import Self
 
-__all__ = ["LINK_PRIORITY", "LinkScoringMiddleware"]
+__all__ = ["LINK_PRIORITY", "LinkScoringMiddleware", "NavigationMiddleware"]
 
 logger = logging.getLogger(__name__)
 
@@ -87,3 +87,40 @@ class LinkScoringMiddleware(BaseSpiderMiddleware):
         self.crawler.stats.inc_value("forumcrawl/link/kept")
         request.priority += round(probability * LINK_PRIORITY)
         return request
+
+
+class NavigationMiddleware:
+    """Downloader middleware: drops a queued request whose download would be wasted.
+
+    A request is queued when its link is seen, but the site's navigator (see
+    :mod:`forumcrawl.navigation`) may learn more before it is downloaded: the same thread page
+    fetched under another URL (links queued before the site's rules existed), or the request's
+    URL pattern closed because its pages lead to no new thread page. Such requests are ignored
+    and counted as ``forumcrawl/nav/skipped/<why>``. Start requests and requests without the
+    spider's navigation pass.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        if not crawler.settings.getbool("FORUMCRAWL_NAVIGATION_ENABLED", True):
+            raise NotConfigured("FORUMCRAWL_NAVIGATION_ENABLED is false")
+        return cls(crawler)
+
+    def process_request(self, request: Request) -> None:
+        if "forumcrawl_link" not in request.meta and "forumcrawl_nav" not in request.meta:
+            return
+        spider: Any = self.crawler.spider
+        learner = getattr(spider, "learner", None)
+        if learner is None or not hasattr(spider, "navigator"):
+            return
+        navigator = spider.navigator(learner.model(site_of(request.url)))
+        if navigator is None:
+            return
+        decision = navigator.admits(request.url)
+        if not decision.follow:
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value(f"forumcrawl/nav/skipped/{decision.role}")
+            raise IgnoreRequest(f"{decision.role}: {request.url}")

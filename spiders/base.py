@@ -5,8 +5,14 @@ links within the start sites, and ask the page layer for an item. Until a site's
 its pages are held by the :class:`~forumcrawl.learning.SiteLearner`; learning runs in a worker
 thread, then the held pages are exported under the new rules (only thread pages, once a topic-URL
 rule exists). Settings read here: FORUMCRAWL_EXTRACT_CASCADE, FORUMCRAWL_EXTRACT_MIN_CHARS,
-FORUMCRAWL_VALUE_*, FORUMCRAWL_MAX_PAGE_BYTES, FORUMCRAWL_LEARN_*, FORUMCRAWL_RULES_STORE (and its
-own settings).
+FORUMCRAWL_VALUE_*, FORUMCRAWL_MAX_PAGE_BYTES, FORUMCRAWL_LEARN_*, FORUMCRAWL_RULES_STORE,
+FORUMCRAWL_NAVIGATION_ENABLED (and its own settings).
+
+Every followed link is first put in canonical form (session ids, return-to and view parameters
+and fragments taken out: :func:`~forumcrawl.extractors.navigation.canonical_url`). Once a site's
+rules exist, its :class:`~forumcrawl.navigation.SiteNavigator` decides which links to follow
+(each thread page once, other URL patterns while they lead to new thread pages) and which
+fetched thread pages to export (each ``(thread, page)`` once).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import scrapy
+from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
@@ -30,7 +37,9 @@ from twisted.internet.threads import deferToThread
 from forumcrawl.document import Document, DocumentError, site_of
 from forumcrawl.extractors.fields import page_links
 from forumcrawl.extractors.links import LinkRecord, link_records
+from forumcrawl.extractors.navigation import ThreadIdentity, canonical_url
 from forumcrawl.learning import SiteLearner
+from forumcrawl.navigation import SiteNavigator
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
 from forumcrawl.sitemodel import FileRuleStore, SiteModel
 
@@ -39,6 +48,9 @@ __all__ = ["SiteSpider", "parse_start_urls"]
 _IGNORED_SUFFIXES = tuple(f".{ext}" for ext in IGNORED_EXTENSIONS)
 #: Priority boost of requests for thread pages once a site's topic rule is known.
 TOPIC_PRIORITY = 10
+#: Priority of pages of a URL pattern that has led to new thread pages (boards and their pages):
+#: after thread pages, before patterns still on probation.
+INDEX_PRIORITY = 5
 
 
 def parse_start_urls(start: str | None) -> list[str]:
@@ -67,8 +79,14 @@ class SiteSpider(scrapy.Spider):
         if topic_example is not None:
             parse_start_urls(topic_example)
         self.topic_example = topic_example
+        self.init_site_state()
+
+    def init_site_state(self) -> None:
+        """Per-site state: the learner (set in from_crawler), sites being learned, navigators."""
         self.learner: SiteLearner | None = None
         self._learning: set[str] = set()
+        self.navigation = True
+        self._navigators: dict[str, tuple[SiteModel, SiteNavigator]] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SiteSpider:
@@ -82,6 +100,7 @@ class SiteSpider(scrapy.Spider):
             value_model=settings.get("FORUMCRAWL_VALUE_MODEL") or None,
         )
         spider.max_page_bytes = settings.getint("FORUMCRAWL_MAX_PAGE_BYTES")
+        spider.navigation = settings.getbool("FORUMCRAWL_NAVIGATION_ENABLED", True)
         if settings.getbool("FORUMCRAWL_LEARN_ENABLED"):
             examples = {site_of(spider.topic_example): spider.topic_example} if spider.topic_example else {}
             spider.learner = SiteLearner(
@@ -125,26 +144,70 @@ class SiteSpider(scrapy.Spider):
             self.logger.warning("skipped %s: %s", response.url, exc)
             return None
 
+    def navigator(self, model: SiteModel | None) -> SiteNavigator | None:
+        """The navigation state of ``model``'s site (None without a topic rule, or when
+        FORUMCRAWL_NAVIGATION_ENABLED is off); a new model (relearned) starts a new one."""
+        if not self.navigation or self.learner is None or model is None or "usc" not in model.rules:
+            return None
+        known = self._navigators.get(model.site)
+        if known is not None and known[0] is model:
+            return known[1]
+        identity = None
+        if "nav" in model.rules:
+            try:
+                identity = ThreadIdentity.from_dict(model.rules["nav"])
+            except (KeyError, TypeError, ValueError) as exc:
+                self.logger.warning("ignoring the thread identity of %s: %s", model.site, exc)
+        learner = self.learner
+        navigator = SiteNavigator(lambda url: bool(learner.is_topic(model, url)), identity)
+        if known is not None:
+            navigator.patterns = known[1].patterns
+        self._navigators[model.site] = (model, navigator)
+        return navigator
+
     def follow_links(self, doc: Document, links: list[str], model: SiteModel | None) -> Iterator[scrapy.Request]:
         """Requests for the page's links that stay on the start sites, thread pages first.
 
-        Each request carries its link's record (anchor text, tag path) in
-        ``meta["forumcrawl_link"]`` for the LinkScoringMiddleware; a URL linked several times
-        keeps the record with the longest anchor text.
+        Links are put in canonical form first. Each request carries its link's record (anchor
+        text, tag path) in ``meta["forumcrawl_link"]`` for the LinkScoringMiddleware; a URL
+        linked several times keeps the record with the longest anchor text. With the site's
+        navigator, skipped links are counted (``forumcrawl/nav/skipped/<why>``) and the page's
+        yield (new thread pages among its links) is reported to it.
         """
         records: dict[str, LinkRecord] = {}
         for record in link_records(doc):
-            kept = records.get(record.href)
+            href = canonical_url(record.href)
+            kept = records.get(href)
             if kept is None or len(record.text) > len(kept.text):
-                records[record.href] = record
-        for url in links:
+                records[href] = record
+        navigator = self.navigator(model)
+        new_threads = 0
+        for url in dict.fromkeys(canonical_url(u) for u in links):
             if site_of(url) not in self.sites or urlsplit(url).path.lower().endswith(_IGNORED_SUFFIXES):
                 continue
-            topic = self.learner.is_topic(model, url) if self.learner and model else None
-            meta = {"forumcrawl_link": records[url].to_dict()} if url in records else None
-            yield scrapy.Request(
-                url, callback=self.parse, priority=TOPIC_PRIORITY if topic else 0, meta=meta
-            )
+            meta = {"forumcrawl_link": records[url].to_dict()} if url in records else {}
+            if navigator is not None:
+                decision = navigator.decide(url)
+                if not decision.follow:
+                    self._inc(f"nav/skipped/{decision.role}")
+                    continue
+                new_threads += decision.role in ("thread", "variant")
+                priority = {"thread": TOPIC_PRIORITY, "index": INDEX_PRIORITY}.get(decision.role, 0)
+                if decision.role == "index" and not navigator.yielding(url):
+                    priority = 0
+                meta["forumcrawl_nav"] = decision.role
+            else:
+                topic = self.learner.is_topic(model, url) if self.learner and model else None
+                priority = TOPIC_PRIORITY if topic else 0
+            yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
+        if navigator is not None:
+            closed = navigator.fetched(doc.url, new_threads)
+            if closed is not None:
+                self._inc("nav/closed_patterns")
+                self.logger.info(
+                    "not following %s pages of the pattern %s any more: they lead to no new "
+                    "thread page", doc.site, closed,
+                )
 
     def make_item(self, doc: Document, extraction: Extraction, now: datetime) -> Any:
         """The item for a content page; subclasses choose its type."""
@@ -177,12 +240,25 @@ class SiteSpider(scrapy.Spider):
         self._inc(f"topic/{'unknown' if topic is None else 'yes' if topic else 'no'}")
         if topic is False:
             return
+        navigator = self.navigator(model)
+        key = navigator.key(doc.url) if navigator is not None else None
+        if navigator is not None and not navigator.claim_export(doc.url, key):
+            reason = "variant" if key is not None and not key.canonical else "duplicate"
+            self._inc(f"nav/not_exported/{reason}")
+            self.logger.debug("not exporting %s: %s of a thread page", doc.url, reason)
+            return
         outcome = self.cascade.run(doc, model, now=fetched)
         self.count_outcome(doc, outcome)
         if topic and model is not None and "ksf" in model.rules and "ksf" in outcome.misses:
             self.rule_missed(doc)
         if outcome.extraction is not None:
-            yield self.make_item(doc, outcome.extraction, fetched)
+            item = self.make_item(doc, outcome.extraction, fetched)
+            identity = navigator.identity if navigator is not None else None
+            adapter = ItemAdapter(item)
+            if identity is not None and key is not None and "thread_url" in adapter.field_names():
+                adapter["thread_url"] = identity.first_page(doc.url)
+                adapter["page"] = key.page
+            yield item
 
     def rule_missed(self, doc: Document) -> None:
         """A thread page the site's extraction rule did not match: relearn after enough of them."""
@@ -208,7 +284,20 @@ class SiteSpider(scrapy.Spider):
         self.crawler.stats.inc_value("forumcrawl/learn/seconds", round(time.perf_counter() - started, 3))
         for method in model.rules:
             self._inc(f"learn/rule/{method}")
-        for held in self.learner.take_held(site):
+        held_pages = self.learner.take_held(site)
+        navigator = self.navigator(model)
+        if navigator is not None:
+            # Their links were queued before the rules existed: mark them as scheduled, and count
+            # what each pattern led to, so that budgets start from the sample.
+            for held in held_pages:
+                navigator.admits(held.document.url)
+                new = sum(
+                    navigator.decide(canonical_url(url)).role in ("thread", "variant")
+                    for url in page_links(held.document.tree, held.document.url)
+                    if site_of(url) in self.sites
+                )
+                navigator.fetched(held.document.url, new)
+        for held in held_pages:
             for item in self.items_for(held.document, model, held.fetched):
                 yield item
 

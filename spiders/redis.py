@@ -62,8 +62,7 @@ class RedisSiteSpider(SiteSpider):
         if topic_example is not None:
             parse_start_urls(topic_example)
         self.topic_example = topic_example
-        self.learner = None
-        self._learning = set()
+        self.init_site_state()
         self._empty_since: float | None = None
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
 

@@ -90,7 +90,7 @@ def test_csv_feed_keeps_posts_as_json_cells(tmp_path, forum_servers):
     by_url = {item["url"]: item for item in result.items}
     for row in rows:
         assert json.loads(row["posts"]) == by_url[row["url"]]["posts"]
-    assert list(rows[0])[:3] == ["url", "site", "title"]
+    assert list(rows[0])[:4] == ["url", "thread_url", "site", "title"]
 
 
 def test_scrapy_crawl_command_from_the_repository_root(tmp_path, forum_servers):

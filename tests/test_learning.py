@@ -56,7 +56,7 @@ def test_learns_topic_and_extraction_rules_and_stores_them(tmp_path, forum_serve
     site = phpbb_docs[0].site
     assert learner.ready(site)
     model = learner.learn(site)
-    assert set(model.rules) == {"usc", "ksf", "template"}
+    assert set(model.rules) == {"usc", "nav", "ksf", "template"}
     assert store.get(site) == model
     held = learner.take_held(site)
     assert len(held) == len(phpbb_docs) and learner.take_held(site) == []

@@ -134,9 +134,10 @@ def test_filter_flags_contentless_replies_and_drops_a_page_opened_by_spam(tmp_pa
     fetched = fetched_pages(server, pages)
     dropped_urls = re.findall(r"dropped (\S+): its first post is worthless", result.log)
     assert {truth.canonical(url) for url in dropped_urls} == {spam_page}
-    assert len(dropped_urls) == fetched.count(spam_page)
+    assert len(dropped_urls) == 1 <= fetched.count(spam_page)  # judged once, whatever its URL forms
     assert result.stats["forumcrawl/value/page_dropped"] == len(dropped_urls)
-    flagged = sum(t in CONTENTLESS for url in fetched if url != spam_page for t in pages[url])
+    # Each thread page is judged once, however many of its URL forms were fetched.
+    flagged = sum(t in CONTENTLESS for url in set(fetched) if url != spam_page for t in pages[url])
     assert flagged > 0
     assert result.stats["forumcrawl/value/post_flagged"] == flagged
     assert "forumcrawl/value/post_dropped" not in result.stats
@@ -159,15 +160,15 @@ def test_drop_setting_removes_worthless_replies_and_the_text_follows(tmp_path, s
     got = items_by_page(truth, result.items)
     # A page whose posts are all worthless is left with no text, so validation drops it as empty.
     assert set(got) == {url for url, texts in kept.items() if texts}
-    emptied = sum(not kept[url] for url in fetched if url in kept)
+    emptied = sum(not kept[url] for url in set(fetched) if url in kept)
     assert result.stats.get("forumcrawl/drop/empty", 0) == emptied
-    assert result.stats["forumcrawl/value/page_dropped"] == fetched.count(spam_page)
+    assert result.stats["forumcrawl/value/page_dropped"] == 1 <= fetched.count(spam_page)
     for url, item in got.items():
         assert [p["text"] for p in item["posts"]] == kept[url]
         assert all(p["worthless"] is False for p in item["posts"])
         assert item["text"] == "\n\n".join(kept[url])
         assert item["reply_count"] == len(kept[url]) - 1
-    dropped = sum(len(pages[url]) - len(kept[url]) for url in fetched if url in pages)
+    dropped = sum(len(pages[url]) - len(kept[url]) for url in set(fetched) if url in pages)
     assert dropped > 0
     assert result.stats["forumcrawl/value/post_dropped"] == dropped
     assert "forumcrawl/value/post_flagged" not in result.stats

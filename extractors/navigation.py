@@ -1,0 +1,427 @@
+"""Navigation: one URL per page, and which thread page a URL is (after FoCUS, Jiang et al. 2013).
+
+A forum links each page under many URLs. Three kinds of variation are folded here, without a
+crawl, so the crawler can fetch each page once:
+
+- **Noise parameters** (:func:`canonical_url`). Session ids, return-to parameters and view
+  parameters do not name another page. A return-to parameter is recognised by its *value*
+  (a path or URL of a page, as in ``/login/?next=/topic/3/``), whatever its name; the login page
+  that links to itself with ``?next=<its own URL>`` then folds to one URL instead of nesting
+  without end. Session ids are recognised by value shape (32 hex digits) or by a session name with
+  a long token. Sort / order / filter parameters are recognised by name; patterns nobody listed
+  are left to the crawl's yield budget (``forumcrawl.navigation``), which decides from what
+  the pages lead to.
+- **Thread identity** (:class:`ThreadIdentity`). Every thread page URL maps to
+  ``(thread, page)``. Which number in the URL is the page is learned from the site's page-flip
+  links (anchor text ``2`` on a URL whose number at one position is 2, or 10 = (2 − 1) × 10
+  for ``start=`` offsets); which number is the thread is the one with most distinct values
+  over the thread URLs. Numbers at positions that page-flip links never carry (a post number in
+  ``/t/<slug>/<id>/<post>``, ``?p=<post>``) make a URL a *variant* of its thread: its page is
+  unknown before it is fetched, so the crawler prefers the thread's canonical pages.
+- **Fragments** are dropped.
+
+Plain Python over URL strings; learned parts follow the scikit-learn estimator shape
+(``fit``, then ``key``), and serialise to JSON with the site's other rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
+
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError
+from w3lib.url import url_query_cleaner
+
+from forumcrawl.extractors.usc import is_session_param
+
+__all__ = [
+    "NAV_VERSION",
+    "RETURN_KEYS",
+    "VIEW_KEYS",
+    "ThreadIdentity",
+    "ThreadKey",
+    "canonical_url",
+    "is_noise_param",
+    "page_flip_number",
+    "pattern_key",
+    "url_numbers",
+]
+
+NAV_VERSION = 1
+#: Names of parameters that carry where to go back to. A value that is itself a path or URL
+#: marks a return-to parameter under any name; these names also count with other values
+#: (a page id such as ``from=portal``), but never with a plain number (``from=20`` may be an offset).
+RETURN_KEYS = frozenset(
+    "next redirect redirect_to redirect_uri redirecturl return return_to returnto returnurl "
+    "return_url referer referrer from goto came_from continue _xfredirect backurl back_url "
+    "destination dest origin".split()
+)
+#: Names of view parameters: the same listing sorted, filtered or windowed differently.
+VIEW_KEYS = frozenset(
+    "sort sortby sort_by sortorder sort_order order orderby order_by direction dir asc desc "
+    "filter filters prefix_id daysprune last_days days timeframe".split()
+)
+_URL_VALUE = re.compile(r"^(?:/|https?://|//)", re.IGNORECASE)
+_PATH_SESSION = re.compile(r";jsessionid=[^/?#]*", re.IGNORECASE)
+_BLOCK_SPLIT = re.compile(r"[-_.,;~+!]")
+_NUMBER = re.compile(r"^\d{1,12}$")
+_WORD = re.compile(r"^[A-Za-z]{1,24}$")
+_NAME = re.compile(r"^[A-Za-z][A-Za-z._-]{0,31}$")
+#: Query names that count as a page number when page-flip links cannot tell (no paginated
+#: thread in the sample).
+_PAGE_NAMES = ("page", "pn", "pg", "pagenum", "pageno", "start")
+_PAGE_WORDS = frozenset({"page", "p", "pg"})
+
+Position = tuple[Any, ...]
+#: The id position of sites whose thread URLs carry no thread number: the path is the thread.
+PATH_ID: Position = ("path",)
+
+
+def is_noise_param(param: str) -> bool:
+    """Whether one raw ``key=value`` query parameter names no page of its own.
+
+    Session ids, return-to parameters (a path or URL as value, or a return-to name with a
+    non-numeric value) and view parameters (sort, order, filter) are noise.
+    """
+    key, _, value = param.partition("=")
+    name = unquote(key).strip().lower()
+    if is_session_param(param):
+        return True
+    decoded = unquote(unquote(value)).strip()
+    if decoded and _URL_VALUE.match(decoded):
+        return True
+    if name in RETURN_KEYS and decoded and not decoded.isdigit():
+        return True
+    return name in VIEW_KEYS
+
+
+def canonical_url(url: str) -> str:
+    """``url`` without noise parameters, ``;jsessionid=`` and fragment, so that every link form
+    of one page is one request. The order and escapes of the other parameters are kept: robots.txt
+    rules match the URL as written, and Scrapy's dupefilter already ignores their order.
+
+    Examples
+    --------
+    >>> canonical_url("http://f.test/accounts/login/?next=/accounts/login/%3Fnext%3D/t/1/")
+    'http://f.test/accounts/login/'
+    >>> canonical_url("http://f.test/forumdisplay.php?f=2&sort=lastpost&order=desc#top")
+    'http://f.test/forumdisplay.php?f=2'
+    """
+    parts = urlsplit(url)
+    path = _PATH_SESSION.sub("", parts.path)
+    noise = [p.partition("=")[0] for p in parts.query.split("&") if p and is_noise_param(p)]
+    cleaned = urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+    return url_query_cleaner(cleaned, noise, remove=True, unique=False) if noise else cleaned
+
+
+def url_numbers(url: str, words: frozenset[tuple[int, str]] = frozenset()) -> dict[Position, int]:
+    """The numbers of a URL by position: ``("q", name)`` for a query parameter whose value is a
+    number, ``("p", segment, word, k)`` for the k-th number from the end of a path segment.
+
+    ``word`` is the block before the number when ``(segment, block)`` is in ``words`` (template
+    words such as ``page`` in ``page-2`` or ``post`` in ``post-7``), else ``""``: a slug word
+    before an id is not part of its position.
+    """
+    parts = urlsplit(url)
+    out: dict[Position, int] = {}
+    for i, segment in enumerate(unquote(parts.path).split("/")[1:]):
+        blocks = [b for b in _BLOCK_SPLIT.split(segment) if b]
+        numbered = [j for j, b in enumerate(blocks) if _NUMBER.match(b)]
+        for k, j in enumerate(reversed(numbered), start=1):
+            before = blocks[j - 1].lower() if j else ""
+            word = before if (i, before) in words else ""
+            out[("p", i, word, k)] = int(blocks[j])
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        if _NUMBER.match(value):
+            out[("q", key.lower())] = int(value)
+    return out
+
+
+def _template_words(urls: Iterable[str]) -> frozenset[tuple[int, str]]:
+    """``(segment, word)`` pairs where a word stands before a number in two or more different
+    segments: ``page`` of ``page-2``/``page-3`` is the URL template's, ``windows`` of the one
+    thread ``windows.123`` is its title's."""
+    forms: dict[tuple[int, str], set[str]] = defaultdict(set)
+    for url in urls:
+        for i, segment in enumerate(unquote(urlsplit(url).path).split("/")[1:]):
+            blocks = [b for b in _BLOCK_SPLIT.split(segment) if b]
+            for j in range(1, len(blocks)):
+                if _NUMBER.match(blocks[j]) and _WORD.match(blocks[j - 1]):
+                    forms[(i, blocks[j - 1].lower())].add(segment)
+    return frozenset(key for key, seen in forms.items() if len(seen) >= 2)
+
+
+def page_flip_number(text: str) -> int | None:
+    """The page a page-flip link's anchor text names (``2``, ``[3]``), or None."""
+    cleaned = text.strip().strip("[]()").strip()
+    if cleaned.isdigit() and 1 <= len(cleaned) <= 5:
+        return int(cleaned)
+    return None
+
+
+def _masked(segment: str) -> str:
+    """A path segment with numbers as ``#`` and each run of words (a name, a slug) as ``*``."""
+    out: list[str] = []
+    for block in _BLOCK_SPLIT.split(segment):
+        if not block:
+            continue
+        mark = "#" if block.isdigit() else "*"
+        if not (mark == "*" and out and out[-1] == "*"):
+            out.append(mark)
+    return "".join(out)
+
+
+def pattern_key(url: str) -> str:
+    """A coarse template of a URL, for budgets: the first path segment with its numbers as
+    ``#`` (``space-uid-#.html``, ``forum``), later segments masked (names and slugs as ``*``,
+    numbers as ``#``) except a last word segment from depth 3 (``/u/*/activity``), then the query
+    names with their word values (``mod=space``). One user's profile and another's, or two
+    boards, share a key; a board list and a profile do not."""
+    parts = urlsplit(url)
+    segments = [unquote(s) for s in parts.path.split("/") if s]
+    path = []
+    for i, segment in enumerate(segments):
+        if i == 0:
+            path.append(re.sub(r"\d+", "#", segment))
+        elif i == len(segments) - 1 and i >= 2 and _NAME.match(segment):
+            path.append(segment.lower())
+        else:
+            path.append(_masked(segment))
+    query = sorted(
+        f"{k.lower()}={v}" if _WORD.match(v) else k.lower()
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+    )
+    return "/" + "/".join(path) + ("?" + "&".join(query) if query else "")
+
+
+@dataclass(frozen=True)
+class ThreadKey:
+    """Which thread page a URL is: ``thread`` (None when the URL does not say) and ``page``
+    (None for a variant, whose page is known only once fetched)."""
+
+    thread: str | None
+    page: int | None
+
+    @property
+    def canonical(self) -> bool:
+        """Whether the URL names one page of one thread."""
+        return self.thread is not None and self.page is not None
+
+
+def _position_to_json(position: Position) -> list[Any]:
+    return list(position)
+
+
+def _position_from_json(data: Sequence[Any]) -> Position:
+    return tuple(data)
+
+
+class ThreadIdentity(BaseEstimator):
+    """Map thread-page URLs of one site to ``(thread, page)``, learned from its URLs.
+
+    Parameters
+    ----------
+    min_votes : int, default=2
+        Page-flip links that must agree before a position counts as the page number; with
+        fewer, a query parameter named like a page (``page``, ``start`` …) or a path segment
+        ``page-N`` is taken.
+
+    Attributes
+    ----------
+    id_position_ : the position of the thread number.
+    page_position_ : the position of the page number, or None (threads of one page only).
+    page_step_ : the page number is ``value // page_step_ + 1`` for offsets (``start=20``), or
+        ``value`` itself when 0.
+    page_optional_ : whether page 1's URL omits the page number.
+    slash_ : whether page 1's URL ends with ``/`` when a path page segment is taken out.
+    allowed_ : positions a canonical thread page URL may carry numbers at.
+    words_ : template words of path segments (see :func:`url_numbers`).
+    """
+
+    def __init__(self, min_votes: int = 2) -> None:
+        self.min_votes = min_votes
+
+    def fit(self, topic_urls: Sequence[str], flips: Iterable[tuple[str, int]] = ()) -> ThreadIdentity:
+        """Learn from the site's thread-page URLs and its page-flip links ``(URL, page number)``.
+
+        Raises
+        ------
+        ValueError
+            When there is no thread URL.
+        """
+        urls = [canonical_url(u) for u in topic_urls]
+        flip_list = [(canonical_url(u), n) for u, n in flips if n >= 2]
+        if not urls:
+            raise ValueError("no thread URL to learn thread identity from")
+        self.words_ = _template_words([*urls, *(u for u, _ in flip_list)])
+        numbers = [url_numbers(u, self.words_) for u in urls]
+        flip_numbers = [(url_numbers(u, self.words_), n) for u, n in flip_list]
+        self.page_position_, self.page_step_ = self._page(numbers, flip_numbers)
+        counts: Counter[Position] = Counter(p for nums in numbers for p in nums)
+        distinct: dict[Position, set[int]] = defaultdict(set)
+        for nums in numbers:
+            for p, v in nums.items():
+                distinct[p].add(v)
+        # Page-flip links name canonical pages: the thread number is among what they carry,
+        # however many post permalinks the sample holds.
+        in_flips: Counter[Position] = Counter(p for nums, _ in flip_numbers for p in nums)
+        if flip_numbers:
+            candidates = [
+                p for p, c in in_flips.items()
+                if p != self.page_position_ and 2 * c >= len(flip_numbers)
+            ]
+        else:
+            candidates = [
+                p for p, c in counts.items() if p != self.page_position_ and 2 * c >= len(numbers)
+            ]
+        # No number names the thread (``/c/<board>/<topic-slug>/``): its path does.
+        candidates = [p for p in candidates if len(distinct[p]) >= 2 or len(numbers) == 1]
+        self.id_position_ = (
+            max(candidates, key=lambda p: (len(distinct[p]), counts[p], repr(p)))
+            if candidates else PATH_ID
+        )
+        self.page_optional_ = self.page_position_ is None or any(
+            self.page_position_ not in nums for nums in numbers
+        )
+        if flip_numbers:
+            allowed = set(in_flips)
+        else:
+            allowed = {p for p, c in counts.items() if 2 * c >= len(numbers)}
+        allowed |= {self.id_position_} | ({self.page_position_} if self.page_position_ else set())
+        self.allowed_ = frozenset(allowed)
+        bare = [
+            u for u, nums in zip(urls, numbers)
+            if self.page_position_ not in nums and set(nums) <= self.allowed_
+        ]
+        self.slash_ = 2 * sum(urlsplit(u).path.endswith("/") for u in bare) > len(bare)
+        return self
+
+    def _page(
+        self, numbers: list[dict[Position, int]], flips: list[tuple[dict[Position, int], int]]
+    ) -> tuple[Position | None, int]:
+        """The page position and its step, by the votes of page-flip links (see the class)."""
+        votes: Counter[tuple[Position, int]] = Counter()
+        for nums, n in flips:
+            for p, v in nums.items():
+                if v == n:
+                    votes[(p, 0)] += 1
+                elif v and v % (n - 1) == 0 and v // (n - 1) > 1:
+                    votes[(p, v // (n - 1))] += 1
+        if votes:
+            (position, step), count = max(votes.items(), key=lambda kv: (kv[1], repr(kv[0])))
+            if count >= self.min_votes:
+                return position, step
+        seen = {p for nums in numbers for p in nums}
+        for name in _PAGE_NAMES:
+            if ("q", name) in seen:
+                return ("q", name), 0
+        for p in sorted(seen, key=repr):
+            if p[0] == "p" and p[2] in _PAGE_WORDS:
+                return p, 0
+        return None, 0
+
+    def _check(self) -> None:
+        if not hasattr(self, "id_position_"):
+            raise NotFittedError("this ThreadIdentity is not fitted yet: call fit() or from_dict()")
+
+    def key(self, url: str) -> ThreadKey:
+        """The thread and page of a thread-page URL (see :class:`ThreadKey`)."""
+        self._check()
+        canonical = canonical_url(url)
+        nums = url_numbers(canonical, self.words_)
+        if self.id_position_ == PATH_ID:
+            ident: str | None = self._path_id(canonical)
+        else:
+            thread = nums.get(self.id_position_)
+            ident = None if thread is None else str(thread)
+        if ident is None or any(p not in self.allowed_ for p in nums):
+            return ThreadKey(ident, None)
+        if self.page_position_ is None or self.page_position_ not in nums:
+            return ThreadKey(ident, 1)
+        value = nums[self.page_position_]
+        page = value // self.page_step_ + 1 if self.page_step_ else value
+        return ThreadKey(ident, max(page, 1))
+
+    def _path_id(self, url: str) -> str:
+        """The path of ``url`` without its page segment and trailing ``/``, as a thread id."""
+        segments = urlsplit(url).path.split("/")
+        position = self.page_position_
+        if position is not None and position[0] == "p" and position[1] + 1 < len(segments):
+            blocks = [b for b in _BLOCK_SPLIT.split(segments[position[1] + 1]) if b]
+            if len(blocks) <= 2 and any(_NUMBER.match(b) for b in blocks):
+                del segments[position[1] + 1]
+        return "/".join(segments).rstrip("/") or "/"
+
+    def first_page(self, url: str) -> str | None:
+        """The URL of the first page of the thread of a canonical thread-page URL (None for a
+        variant): the page number taken out, or set to the first page's value."""
+        key = self.key(url)
+        if not key.canonical:
+            return None
+        canonical = canonical_url(url)
+        position = self.page_position_
+        if position is None or key.page == 1 and position not in url_numbers(canonical, self.words_):
+            return canonical
+        parts = urlsplit(canonical)
+        first = 0 if self.page_step_ else 1
+        if position[0] == "q":
+            pairs = [
+                p for p in parts.query.split("&")
+                if unquote(p.partition("=")[0]).lower() != position[1] or not self.page_optional_
+            ]
+            pairs = [
+                f"{p.partition('=')[0]}={first}"
+                if unquote(p.partition("=")[0]).lower() == position[1] else p
+                for p in pairs
+            ]
+            return urlunsplit((*parts[:3], "&".join(pairs), ""))
+        _, segment, word, k = position
+        segments = parts.path.split("/")
+        blocks = re.split(r"([-_.,;~+!])", segments[segment + 1])
+        numbered = [j for j, b in enumerate(blocks) if _NUMBER.match(b)]
+        if self.page_optional_ and (len(numbered) == 1 and (not word or len(blocks) <= 3)):
+            del segments[segment + 1]
+            if self.slash_ and segments[-1]:
+                segments.append("")
+        else:
+            blocks[numbered[-k]] = str(first)
+            segments[segment + 1] = "".join(blocks)
+        path = "/".join(segments) or "/"
+        return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, stored in the site model beside the topic rule."""
+        self._check()
+        return {
+            "version": NAV_VERSION,
+            "id_position": _position_to_json(self.id_position_),
+            "page_position": None if self.page_position_ is None
+            else _position_to_json(self.page_position_),
+            "page_step": self.page_step_,
+            "page_optional": self.page_optional_,
+            "allowed": sorted((_position_to_json(p) for p in self.allowed_), key=repr),
+            "words": sorted([i, w] for i, w in self.words_),
+            "slash": self.slash_,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ThreadIdentity:
+        """Inverse of :meth:`to_dict`; refuses a newer format."""
+        version = int(data.get("version", NAV_VERSION))
+        if version > NAV_VERSION:
+            raise ValueError(f"navigation rule version {version} is newer than supported ({NAV_VERSION})")
+        identity = cls()
+        identity.id_position_ = _position_from_json(data["id_position"])
+        page = data.get("page_position")
+        identity.page_position_ = None if page is None else _position_from_json(page)
+        identity.page_step_ = int(data.get("page_step", 0))
+        identity.page_optional_ = bool(data.get("page_optional", True))
+        identity.allowed_ = frozenset(_position_from_json(p) for p in data.get("allowed", ()))
+        identity.words_ = frozenset((int(i), str(w)) for i, w in data.get("words", ()))
+        identity.slash_ = bool(data.get("slash", False))
+        return identity

@@ -1,0 +1,200 @@
+"""Which links a crawl follows once a site's rules exist: thread pages once each, and only the
+other pages that keep leading to new thread pages.
+
+FoCUS (Jiang et al., TKDE 2013) fetches index, thread and page-flip pages only. Roles here come
+from the site's learned rules and from what the crawl's own pages lead to, not from a list of
+engines:
+
+- **Thread pages** (the topic-URL rule) are identified as ``(thread, page)`` by the site's
+  :class:`~forumcrawl.extractors.navigation.ThreadIdentity`; each is fetched and exported once,
+  whatever URL form reached it first. A *variant* (a post permalink, whose page is unknown) is
+  fetched only for a thread not reached otherwise, and is not exported itself: the thread's
+  canonical pages, which its page-flip links lead to, are.
+- **Every other page** belongs to a URL pattern (:func:`~forumcrawl.extractors.navigation.
+  pattern_key`). A pattern earns its fetches by leading to new thread pages: after ``probe``
+  fetches that led to none it is closed and its links are skipped. A pattern that did lead to
+  some closes after a run of fetches without one that its own record makes unlikely: with a
+  share ``r`` of its fetches yielding, ``d`` dry fetches in a row happen by chance with
+  probability ``(1 − r)^d`` (``r`` measured up to its last yielding fetch); it closes once that is below 5 % (at least ``probe``, at most
+  ``window`` fetches). Board lists and their page flips keep yielding new threads; profiles,
+  login pages, sort views, a member's post list whose threads the boards already gave, do not.
+
+No Scrapy here: the spider asks :meth:`SiteNavigator.decide` for each link and reports each
+fetched page's yield with :meth:`SiteNavigator.fetched`.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, pattern_key
+
+__all__ = ["Decision", "PatternBudget", "SiteNavigator"]
+
+#: Pages of a new pattern fetched before it must have led to a new thread page.
+PROBE = 3
+#: Most fetches in a row without a new thread page that a pattern which did lead to some gets.
+WINDOW = 20
+#: Chance of a dry run that closes a pattern (see the module docstring).
+DRY_CHANCE = 0.05
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Whether to follow a link, and its role (``thread``, ``variant``, ``index``) or, when
+    skipped, why (``duplicate``, ``variant``, ``other``)."""
+
+    follow: bool
+    role: str
+    key: ThreadKey | None = None
+
+
+@dataclass
+class PatternBudget:
+    """What the pages of one URL pattern led to so far."""
+
+    fetches: int = 0
+    yielded: int = 0
+    #: Fetches that led to at least one new thread page.
+    hits: int = 0
+    last_yield: int = 0
+    closed: bool = False
+
+    def dry_limit(self, probe: int, window: int) -> int:
+        """Fetches in a row without a new thread page after which the pattern closes (the rate
+        is the pattern's record up to its last yielding fetch, before the dry run)."""
+        if not self.hits:
+            return probe
+        rate = self.hits / self.last_yield
+        if rate >= 1.0:
+            return probe
+        return max(probe, min(window, math.ceil(math.log(DRY_CHANCE) / math.log(1.0 - rate))))
+
+
+class SiteNavigator:
+    """The navigation state of one site in one crawl (thread-safe: the spider's learning thread
+    and the reactor both use it).
+
+    Parameters
+    ----------
+    is_topic : the site's topic-URL rule.
+    identity : the site's thread identity; None when it could not be learned (every thread URL
+        is then its own page).
+    probe, window : see the module docstring.
+    """
+
+    def __init__(
+        self,
+        is_topic: Callable[[str], bool],
+        identity: ThreadIdentity | None,
+        *,
+        probe: int = PROBE,
+        window: int = WINDOW,
+    ) -> None:
+        self.is_topic = is_topic
+        self.identity = identity
+        self.probe = probe
+        self.window = window
+        self.patterns: dict[str, PatternBudget] = {}
+        self._scheduled: set[tuple[str, int]] = set()
+        # Which URL claimed each thread page: the same URL may come again (a request delivered
+        # again after a worker or Redis failed), another URL form of the page may not.
+        self._fetched: dict[tuple[str, int], str] = {}
+        self._exported: dict[tuple[str, int], str] = {}
+        self._threads: set[str] = set()
+        self._lock = threading.Lock()
+
+    def key(self, url: str) -> ThreadKey | None:
+        """The thread key of a thread-page URL (None for other pages, or without identity)."""
+        if self.identity is None or not self.is_topic(url):
+            return None
+        return self.identity.key(url)
+
+    def decide(self, url: str) -> Decision:
+        """Whether to queue a link to ``url``; a followed thread page counts as scheduled."""
+        topic = self.is_topic(url)
+        key = self.identity.key(url) if topic and self.identity is not None else None
+        with self._lock:
+            if key is not None and key.thread is not None:
+                if key.page is None:
+                    if key.thread in self._threads:
+                        return Decision(False, "variant", key)
+                    self._threads.add(key.thread)
+                    return Decision(True, "variant", key)
+                pair = (key.thread, key.page)
+                if pair in self._scheduled:
+                    return Decision(False, "duplicate", key)
+                self._scheduled.add(pair)
+                self._threads.add(key.thread)
+                return Decision(True, "thread", key)
+            if topic and key is None:
+                return Decision(True, "thread")
+            budget = self.patterns.setdefault(self._pattern(url, topic), PatternBudget())
+            role = "variant" if topic else "index"
+            if budget.closed:
+                return Decision(False, role if topic else "other", key)
+            return Decision(True, role, key)
+
+    def admits(self, url: str) -> Decision:
+        """Whether a queued request should still be downloaded: not when its thread page was
+        fetched under another URL, nor when its pattern closed since it was queued."""
+        topic = self.is_topic(url)
+        key = self.identity.key(url) if topic and self.identity is not None else None
+        with self._lock:
+            if key is not None and key.canonical:
+                pair = (str(key.thread), int(key.page or 1))
+                if self._fetched.setdefault(pair, url) != url:
+                    return Decision(False, "duplicate", key)
+                return Decision(True, "thread", key)
+            if topic and key is None:
+                return Decision(True, "thread")
+            budget = self.patterns.get(self._pattern(url, topic))
+            if budget is not None and budget.closed:
+                return Decision(False, "variant" if topic else "other", key)
+            return Decision(True, "variant" if topic else "index", key)
+
+    def yielding(self, url: str) -> bool:
+        """Whether ``url``'s pattern has led to a new thread page (a board list), rather than
+        being on probation."""
+        budget = self.patterns.get(self._pattern(url, False))
+        return budget is not None and budget.yielded > 0
+
+    def fetched(self, url: str, new_threads: int) -> str | None:
+        """Record that the page at ``url`` led to ``new_threads`` new thread pages; returns the
+        pattern's key when this closes it."""
+        topic = self.is_topic(url)
+        key = self.identity.key(url) if topic and self.identity is not None else None
+        if key is not None and key.canonical or topic and key is None:
+            return None
+        name = self._pattern(url, topic)
+        with self._lock:
+            budget = self.patterns.setdefault(name, PatternBudget())
+            budget.fetches += 1
+            if new_threads:
+                budget.yielded += new_threads
+                budget.hits += 1
+                budget.last_yield = budget.fetches
+            dry = budget.fetches - budget.last_yield
+            if not budget.closed and dry >= budget.dry_limit(self.probe, self.window):
+                budget.closed = True
+                return name
+        return None
+
+    def claim_export(self, url: str, key: ThreadKey | None) -> bool:
+        """Whether the fetched thread page at ``url`` should be exported: under one URL per
+        ``(thread, page)`` (that URL again, if its page is fetched again), never a variant; True
+        for pages without a key (no identity to go by)."""
+        if key is None:
+            return True
+        if not key.canonical:
+            return False
+        pair = (str(key.thread), int(key.page or 1))
+        with self._lock:
+            return self._exported.setdefault(pair, url) == url
+
+    @staticmethod
+    def _pattern(url: str, topic: bool) -> str:
+        return ("variant:" if topic else "") + pattern_key(url)

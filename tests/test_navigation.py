@@ -1,0 +1,192 @@
+"""Canonical URLs, thread identity and the crawl's navigation budget (no crawl here; the mock
+forum crawls are in test_crawl_navigation.py)."""
+
+from __future__ import annotations
+
+import pytest
+from sklearn.exceptions import NotFittedError
+
+from forumcrawl.extractors.navigation import (
+    ThreadIdentity,
+    ThreadKey,
+    canonical_url,
+    is_noise_param,
+    page_flip_number,
+    pattern_key,
+)
+from forumcrawl.navigation import PatternBudget, SiteNavigator
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        # A login page linking to itself with its own URL as return-to folds to one URL.
+        ("http://f.test/accounts/login/?next=/accounts/login/%3Fnext%3D/topic/1/",
+         "http://f.test/accounts/login/"),
+        # Any name: a value that is a path or URL is a return-to.
+        ("http://f.test/signin?whereto=%2Ftopic%2F3%2F&x=1", "http://f.test/signin?x=1"),
+        ("http://f.test/login?goback=https%3A%2F%2Ff.test%2Ft%2F1", "http://f.test/login"),
+        # Sort and filter views fold to the listing; the other parameters keep their order.
+        ("http://f.test/forumdisplay.php?f=2&sort=lastpost&order=desc", "http://f.test/forumdisplay.php?f=2"),
+        ("http://f.test/forums/a.2/?prefix_id=3&page=2", "http://f.test/forums/a.2/?page=2"),
+        # Session ids by value shape or name, in the query and in the path.
+        ("http://f.test/showthread.php?s=0123456789abcdef0123456789abcdef&t=5", "http://f.test/showthread.php?t=5"),
+        ("http://f.test/a;jsessionid=ABC123/b?x=1", "http://f.test/a/b?x=1"),
+        # Fragments go; a numeric "from" may be an offset and stays.
+        ("http://f.test/t/1#post-9", "http://f.test/t/1"),
+        ("http://f.test/list?from=20", "http://f.test/list?from=20"),
+        ("http://f.test/forum.php?mod=viewthread&tid=1&extra=page%3D1", "http://f.test/forum.php?mod=viewthread&tid=1&extra=page%3D1"),
+    ],
+)
+def test_canonical_url_folds_noise_and_keeps_the_rest(url: str, expected: str) -> None:
+    assert canonical_url(url) == expected
+
+
+def test_noise_params() -> None:
+    assert is_noise_param("next=%2Fa")
+    assert is_noise_param("from=portal")
+    assert not is_noise_param("from=20")
+    assert not is_noise_param("t=5")
+    assert not is_noise_param("mode=viewprofile")
+
+
+def test_page_flip_numbers() -> None:
+    assert page_flip_number(" 3 ") == 3
+    assert page_flip_number("[12]") == 12
+    assert page_flip_number("Next") is None
+    assert page_flip_number("2024-10-01") is None
+
+
+def _fit(urls: list[str], flips: list[tuple[str, int]]) -> ThreadIdentity:
+    identity = ThreadIdentity().fit(urls, flips)
+    again = ThreadIdentity.from_dict(identity.to_dict())
+    assert all(again.key(u) == identity.key(u) for u in urls)
+    return identity
+
+
+def test_xenforo_pages_and_permalinks() -> None:
+    urls = ["http://x/threads/hello-world.12/", "http://x/threads/hello-world.12/page-2",
+            "http://x/threads/foo.13/", "http://x/threads/foo.13/post-99",
+            "http://x/threads/foo.13/post-101", "http://x/threads/bar-2.14/page-3"]
+    identity = _fit(urls, [("http://x/threads/hello-world.12/page-2", 2),
+                           ("http://x/threads/bar-2.14/page-2", 2),
+                           ("http://x/threads/bar-2.14/page-3", 3)])
+    assert identity.key(urls[0]) == ThreadKey("12", 1)
+    assert identity.key(urls[1]) == ThreadKey("12", 2)
+    assert identity.key(urls[3]) == ThreadKey("13", None)  # a post permalink: page unknown
+    assert identity.key("http://x/threads/bar-2.14/page-3#post-5") == ThreadKey("14", 3)
+    assert identity.first_page(urls[1]) == "http://x/threads/hello-world.12/"
+    assert identity.first_page(urls[3]) is None
+
+
+def test_offsets_and_post_ids_of_phpbb() -> None:
+    urls = ["http://p/viewtopic.php?t=5", "http://p/viewtopic.php?t=5&start=10",
+            "http://p/viewtopic.php?p=77", "http://p/viewtopic.php?t=6"]
+    identity = _fit(urls, [("http://p/viewtopic.php?t=5&start=10", 2),
+                           ("http://p/viewtopic.php?t=5&start=20", 3)])
+    assert identity.key("http://p/viewtopic.php?t=5&start=20") == ThreadKey("5", 3)
+    assert identity.key("http://p/viewtopic.php?t=5&sid=0123456789abcdef0123456789abcdef") == ThreadKey("5", 1)
+    assert identity.key(urls[2]) == ThreadKey(None, None)
+    assert identity.first_page("http://p/viewtopic.php?t=5&start=20") == "http://p/viewtopic.php?t=5"
+
+
+def test_page_inside_a_segment_of_pseudo_static_urls() -> None:
+    urls = ["http://s/thread-624-1-1.html", "http://s/thread-624-2-1.html", "http://s/thread-625-1-2.html"]
+    identity = _fit(urls, [("http://s/thread-624-2-1.html", 2), ("http://s/thread-624-3-1.html", 3)])
+    assert identity.key(urls[1]) == ThreadKey("624", 2)
+    assert identity.key(urls[2]) == ThreadKey("625", 1)
+    assert identity.first_page(urls[1]) == "http://s/thread-624-1-1.html"
+
+
+def test_discourse_post_numbers_are_variants() -> None:
+    urls = ["http://d/t/hello/12", "http://d/t/hello/12?page=2", "http://d/t/hello/12/5",
+            "http://d/t/x/13/7", "http://d/t/x/13", "http://d/t/x/13/8", "http://d/t/x/13/9"]
+    identity = _fit(urls, [("http://d/t/hello/12?page=2", 2), ("http://d/t/x/13?page=2", 2)])
+    assert identity.key("http://d/t/hello/12?page=1") == ThreadKey("12", 1)
+    assert identity.key("http://d/t/hello/12/5") == ThreadKey("12", None)
+    assert identity.key("http://d/t/hello-again/12?page=2") == ThreadKey("12", 2)  # slug variant
+
+
+def test_threads_without_a_number_are_named_by_their_path() -> None:
+    urls = ["http://b/c/help/installing-grub/", "http://b/c/help/installing-grub/?page=2",
+            "http://b/c/help/wifi-drops/", "http://b/c/help/wifi-drops/?first-unread=1"]
+    identity = _fit(urls, [("http://b/c/help/installing-grub/?page=2", 2),
+                           ("http://b/c/help/wifi-drops/?page=2", 2)])
+    assert identity.key(urls[0]) == ThreadKey("/c/help/installing-grub", 1)
+    assert identity.key(urls[1]) == ThreadKey("/c/help/installing-grub", 2)
+    assert identity.key("http://b/c/help/installing-grub") == ThreadKey("/c/help/installing-grub", 1)
+    assert identity.key(urls[3]) == ThreadKey("/c/help/wifi-drops", None)
+    assert identity.first_page(urls[1]) == urls[0]
+
+
+def test_identity_needs_fitting_and_a_number() -> None:
+    with pytest.raises(NotFittedError):
+        ThreadIdentity().key("http://x/t/1")
+    with pytest.raises(ValueError, match="no thread URL"):
+        ThreadIdentity().fit([])
+    with pytest.raises(ValueError, match="newer"):
+        ThreadIdentity.from_dict({"version": 99, "id_position": ["q", "t"]})
+
+
+def test_pattern_keys_group_by_template_not_by_name() -> None:
+    assert pattern_key("http://d/u/alice") == pattern_key("http://d/u/bob")
+    assert pattern_key("http://d/u/alice/activity?page=2") == pattern_key("http://d/u/bob/activity?page=3")
+    assert pattern_key("http://d/u/alice/activity") != pattern_key("http://d/u/alice")
+    assert pattern_key("http://d/space-uid-1.html") != pattern_key("http://d/forum-2-1.html")
+    assert pattern_key("http://d/home.php?mod=space&uid=1") != pattern_key("http://d/forum.php?mod=forumdisplay&fid=1")
+
+
+def _navigator(probe: int = 3, window: int = 20) -> SiteNavigator:
+    identity = ThreadIdentity().fit(
+        ["http://f/topic/1/", "http://f/topic/1/?page=2", "http://f/topic/2/"],
+        [("http://f/topic/1/?page=2", 2), ("http://f/topic/3/?page=2", 2)],
+    )
+    return SiteNavigator(lambda u: "/topic/" in u, identity, probe=probe, window=window)
+
+
+def test_each_thread_page_is_followed_once_whatever_its_url() -> None:
+    nav = _navigator()
+    assert nav.decide("http://f/topic/1/").role == "thread"
+    assert not nav.decide("http://f/topic/1/?page=1").follow
+    assert nav.decide("http://f/topic/1/?page=2").follow
+    # A permalink of a thread already reached is skipped; of a new thread, followed once.
+    assert not nav.decide("http://f/topic/1/5/").follow
+    assert nav.decide("http://f/topic/9/5/").follow
+    assert not nav.decide("http://f/topic/9/6/").follow
+    # Downloads: the second URL form of a fetched page is refused; exports once, never variants.
+    assert nav.admits("http://f/topic/1/").follow
+    assert not nav.admits("http://f/topic/1/?page=1").follow
+    assert nav.admits("http://f/topic/1/").follow  # delivered again (a lease expired): not lost
+    first, other = "http://f/topic/1/", "http://f/topic/1/?page=1"
+    assert nav.claim_export(first, nav.key(first))
+    assert not nav.claim_export(other, nav.key(other))
+    assert nav.claim_export(first, nav.key(first))
+    assert not nav.claim_export("http://f/topic/9/5/", nav.key("http://f/topic/9/5/"))
+
+
+def test_a_pattern_that_leads_to_no_new_thread_closes_after_its_probe() -> None:
+    nav = _navigator(probe=3)
+    for name in ("a", "b"):
+        assert nav.decide(f"http://f/user/{name}/").follow
+        assert nav.fetched(f"http://f/user/{name}/", 0) is None
+    assert nav.fetched("http://f/user/c/", 0) == "/user/*"
+    decision = nav.decide("http://f/user/d/")
+    assert (decision.follow, decision.role) == (False, "other")
+    assert not nav.admits("http://f/user/e/").follow
+    # A board pattern that keeps leading to new threads stays open.
+    for n in range(10):
+        assert nav.fetched(f"http://f/board/{n}/", 5) is None
+    assert nav.decide("http://f/board/11/").follow
+    assert nav.yielding("http://f/board/11/")
+
+
+def test_dry_runs_close_by_the_pattern_record() -> None:
+    budget = PatternBudget(fetches=12, hits=5, last_yield=10)
+    assert budget.dry_limit(3, 20) == 5  # (1 - 0.5)^5 < 5 %
+    assert PatternBudget(fetches=10, hits=1, last_yield=10).dry_limit(3, 20) == 20  # the cap
+    assert PatternBudget(fetches=4, hits=4, last_yield=4).dry_limit(3, 20) == 3
+    nav = _navigator(probe=3, window=20)
+    nav.fetched("http://f/board/1/", 4)
+    nav.fetched("http://f/board/2/", 4)
+    closed = [nav.fetched(f"http://f/board/{n}/", 0) for n in range(3, 8)]
+    assert closed[:2] == [None, None] and "/board/#" in closed
