@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -60,6 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(2, f"forumcrawl {args.command}: error: {exc}\n")
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader left (``forumcrawl links URL --format tsv | head``): stop quietly, and keep
+        # Python from failing again on flushing stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":
