@@ -1,8 +1,11 @@
-"""The forumcrawl add-on: one setting, FORUMCRAWL_REDIS_URL, turns a crawl into a cluster worker.
+"""The forumcrawl add-on: FORUMCRAWL_* values typed, and FORUMCRAWL_REDIS_URL's cluster mode.
 
-Without it nothing changes (embedded crawl, no server). With it, at ``"addon"`` priority so ``-s``
-still wins: the scheduler becomes :class:`~forumcrawl.redis.scheduler.LeasedRedisScheduler` (its
-frontier also deduplicates, so Scrapy's own dupefilter is off), the rule store becomes
+Every FORUMCRAWL_* value given as text (``-s``, environment) first takes its default's type
+(:func:`forumcrawl.config.type_settings`: JSON or comma lists, one-line errors). Then one setting,
+FORUMCRAWL_REDIS_URL, turns a crawl into a cluster worker. Without it nothing changes (embedded
+crawl, no server). With it, at ``"addon"`` priority so ``-s`` still wins: the scheduler becomes
+:class:`~forumcrawl.redis.scheduler.LeasedRedisScheduler` (its frontier also deduplicates, so
+Scrapy's own dupefilter is off), the rule store becomes
 :class:`~forumcrawl.redis.rules.RedisRuleStore`, the lease middleware is installed outermost, the
 content dedup pipeline is shared through Redis and, with FORUMCRAWL_REDIS_ITEMS, items are also
 appended to a Redis list.
@@ -13,6 +16,7 @@ from __future__ import annotations
 from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 
 from forumcrawl import defaults
+from forumcrawl.config import type_settings
 
 __all__ = ["ForumcrawlAddon"]
 
@@ -24,6 +28,7 @@ class ForumcrawlAddon:
     """Scrapy add-on (``ADDONS`` in forumcrawl/settings.py)."""
 
     def update_settings(self, settings: BaseSettings) -> None:
+        type_settings(settings)
         if not settings.get("FORUMCRAWL_REDIS_URL"):
             return
         settings.set("SCHEDULER", "forumcrawl.redis.scheduler.LeasedRedisScheduler", "addon")

@@ -48,6 +48,7 @@ __all__ = [
     "load_predictions",
     "match_posts",
     "normalise_name",
+    "read_jsonl",
     "score_page",
     "text_prf",
     "tokens",
@@ -422,7 +423,7 @@ class EvalReport:
         }
 
 
-def _read_jsonl(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+def read_jsonl(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """``(where, object)`` per non-blank line; ``where`` is ``path:line`` for error messages."""
     try:
         handle = path.open(encoding="utf-8")
@@ -456,7 +457,7 @@ def load_gold(gold_dir: Path) -> list[dict[str, Any]]:
         raise ValueError(f"{path}: gold file not found")
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for where, obj in _read_jsonl(path):
+    for where, obj in read_jsonl(path):
         page_id = _id_of(where, obj)
         if page_id in seen:
             raise ValueError(f"{where}: duplicate id {page_id!r}")
@@ -474,7 +475,7 @@ def load_predictions(
 ) -> dict[str, Mapping[str, Any]]:
     """Predictions by id, from a JSON Lines file or from objects; duplicate ids are an error."""
     if isinstance(predictions, (str, os.PathLike)):
-        items: Iterable[tuple[str, Mapping[str, Any]]] = _read_jsonl(Path(predictions))
+        items: Iterable[tuple[str, Mapping[str, Any]]] = read_jsonl(Path(predictions))
     else:
         items = ((f"prediction #{i}", obj) for i, obj in enumerate(predictions, 1))
     by_id: dict[str, Mapping[str, Any]] = {}

@@ -9,7 +9,7 @@ from typing import Any
 from scrapy.crawler import CrawlerProcess
 from scrapy.settings import Settings
 
-__all__ = ["crawl", "project_settings"]
+__all__ = ["crawl", "project_settings", "run_spider"]
 
 
 def project_settings(overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -34,9 +34,18 @@ def crawl(
     Blocks until the crawl ends; starts a Twisted reactor, so call it once per process.
     """
     overrides = {"FEEDS": {str(feed): {"format": "jsonlines", "overwrite": True}}, **(settings or {})}
-    process = CrawlerProcess(project_settings(overrides))  # installs the root log handler
+    return run_spider(spider, project_settings(overrides), {"start": ",".join(start), **spider_args})
+
+
+def run_spider(spider: str, settings: Settings, spider_args: Mapping[str, str]) -> dict[str, Any]:
+    """Run the named spider to its end with ``settings``; return the crawl stats.
+
+    Logging goes through Scrapy's one root handler (LOG_* settings). Starts a Twisted reactor, so
+    call it once per process.
+    """
+    process = CrawlerProcess(settings)
     crawler = process.create_crawler(spider)
-    process.crawl(crawler, start=",".join(start), **spider_args)
+    process.crawl(crawler, **spider_args)
     process.start()
     assert crawler.stats is not None
     return dict(crawler.stats.get_stats())

@@ -1,14 +1,22 @@
 """Scrapy project settings for forumcrawl: polite defaults, UTF-8 feeds, our components.
 
 Every ``FORUMCRAWL_*`` default lives in :mod:`forumcrawl.defaults` and is imported here so that
-``scrapy settings --get`` and ``-s`` overrides see them.
+``scrapy settings --get`` and ``-s`` overrides see them. An environment variable of the same name
+overrides a default (``-s`` still wins); the add-on types its text (:mod:`forumcrawl.config`).
 """
 
+import os
+
+from forumcrawl.config import environment_settings
 from forumcrawl.defaults import *  # noqa: F403  (the settings module is a namespace by design)
+
+globals().update(environment_settings(os.environ))
 
 BOT_NAME = "forumcrawl"
 SPIDER_MODULES = ["forumcrawl.spiders"]
 NEWSPIDER_MODULE = "forumcrawl.spiders"
+#: ``scrapy crawl`` checks spider arguments and settings before the crawl (one-line errors).
+COMMANDS_MODULE = "forumcrawl.scrapy_commands"
 
 USER_AGENT = "forumcrawl/0.1 (a polite research crawler; obeys robots.txt)"
 ROBOTSTXT_OBEY = True

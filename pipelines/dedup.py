@@ -3,7 +3,8 @@
 Forums link one thread page under several URLs (Discuz!'s ``extra=page%3D1`` / ``tid=`` /
 ``&page=1`` forms, phpBB's ``?p=`` post permalinks). Scrapy's dupefilter sees different requests;
 this pipeline sees the same content: a digest of site, title and text. The first URL seen wins.
-Settings: FORUMCRAWL_DEDUP_ENABLED. Counts drops as ``forumcrawl/drop/duplicate``.
+Settings: FORUMCRAWL_DEDUP_ENABLED. Counts drops as ``forumcrawl/drop/duplicate`` and logs them at
+DEBUG: they are expected on every forum, and a WARNING per alias buried the crawl's real warnings.
 """
 
 from __future__ import annotations
@@ -48,5 +49,5 @@ class DedupPipeline:
         if first != url:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value("forumcrawl/drop/duplicate")
-            raise DropItem(f"duplicate of {first}: {url}")
+            raise DropItem(f"duplicate of {first}: {url}", log_level="DEBUG")
         return item

@@ -1,6 +1,7 @@
 """ValidatePipeline: drop items with no text, so feeds hold only pages with content.
 
-Settings: FORUMCRAWL_DROP_EMPTY (default True). Counts drops as ``forumcrawl/drop/<reason>``.
+Settings: FORUMCRAWL_DROP_EMPTY (default True). Counts drops as ``forumcrawl/drop/<reason>``; logs
+them at INFO (an empty page is expected now and then, not a fault of the crawl).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class ValidatePipeline:
     def _drop(self, reason: str, url: str) -> DropItem:
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(f"forumcrawl/drop/{reason}")
-        return DropItem(f"{reason}: {url}")
+        return DropItem(f"{reason}: {url}", log_level="INFO")
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)

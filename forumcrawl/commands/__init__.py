@@ -1,10 +1,11 @@
 """Sub-commands of the ``forumcrawl`` program, one module each.
 
-Each module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``; the
-list below fixes their order in ``forumcrawl --help``.
+Each module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``, and
+``SCRAPY_LOGS = True`` when it runs a crawl (Scrapy then owns the log handler); the list below
+fixes their order in ``forumcrawl --help``.
 """
 
-COMMANDS = ("demo", "extract", "eval", "blocks", "urls", "train", "links", "push")
+COMMANDS = ("demo", "crawl", "report", "extract", "eval", "blocks", "urls", "train", "links", "push")
 
 
 class CommandError(Exception):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 NAME = "demo"
 HELP = "serve the built-in demo forum on 127.0.0.1, crawl it, write a feed and print a summary"
+SCRAPY_LOGS = True
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
                     "AUTOTHROTTLE_ENABLED": False,
                     "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
                     "FORUMCRAWL_RULES_DIR": rules_dir,
-                    "LOG_LEVEL": "WARNING",
+                    "LOG_LEVEL": "DEBUG" if args.verbose else "WARNING",
                 },
             )
     finally:

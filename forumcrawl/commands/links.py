@@ -1,32 +1,36 @@
 """``forumcrawl links FILE_OR_URL``: every link of a page with its information-link probability.
 
 Someone checking why the crawl followed (or skipped) a page first needs to see what the link
-classifier saw: each link's probability and the features behind it (seed 002 §1).
+classifier saw: each link's probability and the features behind it (seed 002 §1). A live page is
+fetched as the crawl would fetch it (:mod:`forumcrawl.fetch`).
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import sys
 import zlib
 from pathlib import Path
-from urllib.parse import urlsplit
+from typing import Any
 
 NAME = "links"
-HELP = "print every link of a page (.html, .html.gz or a local URL) with its probability and features"
+HELP = "print every link of a page (.html, .html.gz or an http(s) URL) with its probability and features"
 
-#: Width of the anchor-text and URL columns.
+#: Width of the anchor-text and URL columns of the table.
 TEXT_WIDTH = 24
 URL_WIDTH = 70
-_LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``forumcrawl links``."""
+    from forumcrawl.fetch import add_timeout_option
+    from forumcrawl.output import add_format_option
+
     parser.add_argument(
         "source",
         metavar="FILE_OR_URL",
-        help="a saved page (.html/.html.gz) or an http URL on 127.0.0.1/localhost",
+        help="a saved page (.html/.html.gz) or an http(s) URL (fetched obeying robots.txt)",
     )
     parser.add_argument(
         "--base-url", metavar="URL", help="URL the saved page was fetched from (resolves links)"
@@ -35,6 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sort", action="store_true", help="most probable first instead of page order"
     )
+    add_format_option(parser, "long text and URLs cut to fit", "one link a line")
+    add_timeout_option(parser)
 
 
 def _clip(text: str, width: int) -> str:
@@ -45,14 +51,16 @@ def _load(args: argparse.Namespace) -> tuple[bytes, str, str | None]:
     from forumcrawl.cli import CommandError
 
     if args.source.startswith(("http://", "https://")):
-        from forumcrawl.training.links import fetch_local
+        from forumcrawl.fetch import Fetcher, FetchError
+        from forumcrawl.runner import project_settings
 
-        if urlsplit(args.source).hostname not in _LOCAL_HOSTS:
-            raise CommandError("only URLs on 127.0.0.1/localhost are fetched; save the page first")
-        got = fetch_local(args.source)
-        if got is None:
-            raise CommandError(f"{args.source}: no HTML page there")
-        return got[0], args.base_url or args.source, got[1]
+        try:
+            page = Fetcher.from_settings(project_settings(), timeout=args.timeout).fetch(args.source)
+        except FetchError as exc:
+            raise CommandError(str(exc)) from None
+        if page.content_type and "html" not in page.content_type:
+            raise CommandError(f"{args.source}: not an HTML page ({page.content_type})")
+        return page.body, args.base_url or page.url, page.content_type
     path = Path(args.source)
     if not path.is_file():
         raise CommandError(f"{path}: no such file")
@@ -69,7 +77,11 @@ def run(args: argparse.Namespace) -> int:
     from forumcrawl.cli import CommandError
     from forumcrawl.document import Document, DocumentError
     from forumcrawl.extractors.links import link_records, load_link_model
+    from forumcrawl.output import write_rows
 
+    fmt = args.format
+    if args.timeout <= 0:
+        raise CommandError("--timeout must be positive")
     body, url, content_type = _load(args)
     try:
         document = Document.from_bytes(body, url, content_type)
@@ -77,19 +89,39 @@ def run(args: argparse.Namespace) -> int:
     except (DocumentError, OSError, ValueError, KeyError) as exc:
         raise CommandError(f"{args.source}: {exc}") from exc
     records = link_records(document)
+    # The summary goes where the table goes; with tsv/jsonl, standard output holds only rows.
+    notes = sys.stdout if fmt == "table" else sys.stderr
     if not records:
-        print(f"{args.source}: no links")
+        notes.write(f"{args.source}: no links\n")
         return 0
     probabilities = model.predict_proba(records)[:, 1]
     features = model.named_steps["features"]
     names = list(features.get_feature_names_out())
-    rows = features.transform(records)
+    values = features.transform(records)
     order = range(len(records))
     if args.sort:
         order = sorted(order, key=lambda i: -probabilities[i])
-    print(f"{args.source}: {len(records)} links, {int((probabilities >= 0.5).sum())} information links")
+    notes.write(
+        f"{args.source}: {len(records)} links, {int((probabilities >= 0.5).sum())} information links\n"
+    )
+    if fmt == "table":
+        for i in order:
+            shown = " ".join(f"{name}={value:.3g}" for name, value in zip(names, values[i]))
+            text, href = _clip(records[i].text, TEXT_WIDTH), _clip(records[i].href, URL_WIDTH)
+            print(f"{probabilities[i]:.2f}  {text:{TEXT_WIDTH}}  {href:{URL_WIDTH}}  {shown}")
+        return 0
+    rows: list[dict[str, Any]] = []
     for i in order:
-        values = " ".join(f"{name}={value:.3g}" for name, value in zip(names, rows[i]))
-        text, href = _clip(records[i].text, TEXT_WIDTH), _clip(records[i].href, URL_WIDTH)
-        print(f"{probabilities[i]:.2f}  {text:{TEXT_WIDTH}}  {href:{URL_WIDTH}}  {values}")
+        row: dict[str, Any] = {
+            "probability": round(float(probabilities[i]), 4),
+            "text": records[i].text,
+            "url": records[i].href,
+        }
+        features_of = {name: float(value) for name, value in zip(names, values[i])}
+        if fmt == "jsonl":
+            row["features"] = features_of
+        else:
+            row.update(features_of)
+        rows.append(row)
+    write_rows(rows, fmt, sys.stdout)
     return 0

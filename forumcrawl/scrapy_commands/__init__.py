@@ -1,0 +1,1 @@
+"""Scrapy commands of the forumcrawl project (``COMMANDS_MODULE``); ``crawl`` replaces Scrapy's."""
