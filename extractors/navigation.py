@@ -31,7 +31,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urljoin, urlsplit, urlunsplit
 
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
@@ -48,6 +48,7 @@ __all__ = [
     "canonical_url",
     "is_noise_param",
     "page_flip_number",
+    "page_flips",
     "pattern_key",
     "url_numbers",
 ]
@@ -142,17 +143,27 @@ def url_numbers(url: str, words: frozenset[tuple[int, str]] = frozenset()) -> di
     return out
 
 
+def _root(url: str) -> str:
+    """The first path segment of a URL with its numbers as ``#`` (``showthread.php``, ``t``)."""
+    return re.sub(r"\d+", "#", urlsplit(url).path.lstrip("/").split("/", 1)[0])
+
+
+def _query_names(url: str) -> set[str]:
+    """The lower-cased names of a URL's query parameters."""
+    return {k.lower() for k, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
+
+
 def _template_words(urls: Iterable[str]) -> frozenset[tuple[int, str]]:
-    """``(segment, word)`` pairs where a word stands before a number in two or more different
-    segments: ``page`` of ``page-2``/``page-3`` is the URL template's, ``windows`` of the one
-    thread ``windows.123`` is its title's."""
+    """``(segment, word)`` pairs of segments that are a word and a number, with the word in two
+    or more of them: ``page`` of ``page-2``/``page-3`` and ``post`` of ``post-7`` are the URL
+    template's; the last word of a slug (``help`` in ``wifi-help.12`` and ``grub-help.15``) is
+    a title's."""
     forms: dict[tuple[int, str], set[str]] = defaultdict(set)
     for url in urls:
         for i, segment in enumerate(unquote(urlsplit(url).path).split("/")[1:]):
             blocks = [b for b in _BLOCK_SPLIT.split(segment) if b]
-            for j in range(1, len(blocks)):
-                if _NUMBER.match(blocks[j]) and _WORD.match(blocks[j - 1]):
-                    forms[(i, blocks[j - 1].lower())].add(segment)
+            if len(blocks) == 2 and _WORD.match(blocks[0]) and _NUMBER.match(blocks[1]):
+                forms[(i, blocks[0].lower())].add(segment)
     return frozenset(key for key, seen in forms.items() if len(seen) >= 2)
 
 
@@ -174,6 +185,50 @@ def _masked(segment: str) -> str:
         if not (mark == "*" and out and out[-1] == "*"):
             out.append(mark)
     return "".join(out)
+
+
+#: Anchor texts of a link to the next page (an arrow alone, or the word, in several languages).
+_NEXT = re.compile(
+    r"^(?:next(?: page)?|older|下一页|下页|下一頁|后页|次へ|다음|weiter|nächste(?: seite)?|suivant(?:e)?|"
+    r"siguiente|successiva|próxima|volgende|›|»|>|>>|→)\W*$",
+    re.IGNORECASE,
+)
+
+
+def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
+    """The page-flip links of a parsed page: ``(target URL, page number)``.
+
+    A link whose anchor text is a number names that page. A *next* link (``rel="next"`` on an
+    ``<a>`` or ``<link>``, or an anchor such as "next page", "下一页", "»") names the page after
+    this one: when the target differs from this page's URL by one number only, that number is
+    page 2 if this URL lacks it (a first page), else the target's value if it grew by one.
+    """
+    from forumcrawl.extractors.fields import anchors
+
+    flips: list[tuple[str, int]] = []
+    nexts: list[str] = []
+    for element, target in anchors(tree, url):
+        text = " ".join(element.text_content().split())
+        number = page_flip_number(text)
+        if number is not None:
+            if number >= 2:
+                flips.append((target, number))
+        elif "next" in (element.get("rel") or "").lower().split() or _NEXT.match(text):
+            nexts.append(target)
+    if tree is not None:
+        nexts += [urljoin(url, h.strip()) for h in tree.xpath("//head/link[@rel='next']/@href")]
+    here = url_numbers(canonical_url(url))
+    for target in dict.fromkeys(nexts):
+        there = url_numbers(canonical_url(target))
+        changed = [p for p in there if here.get(p) != there[p]]
+        if len(changed) != 1 or any(p not in there for p in here):
+            continue
+        position = changed[0]
+        if position not in here:
+            flips.append((target, 2))
+        elif there[position] == here[position] + 1:
+            flips.append((target, there[position]))
+    return flips
 
 
 def pattern_key(url: str) -> str:
@@ -240,6 +295,10 @@ class ThreadIdentity(BaseEstimator):
     page_optional_ : whether page 1's URL omits the page number.
     slash_ : whether page 1's URL ends with ``/`` when a path page segment is taken out.
     allowed_ : positions a canonical thread page URL may carry numbers at.
+    params_ : query parameters a canonical thread page URL may carry (``goto=nextnewest`` or
+        ``view=print`` make a variant: page-flip links never carry them).
+    roots_ : first path segments (numbers as ``#``) of canonical thread page URLs:
+        ``printthread.php?t=5`` is not the page ``showthread.php?t=5`` of its thread.
     words_ : template words of path segments (see :func:`url_numbers`).
     """
 
@@ -262,6 +321,9 @@ class ThreadIdentity(BaseEstimator):
         numbers = [url_numbers(u, self.words_) for u in urls]
         flip_numbers = [(url_numbers(u, self.words_), n) for u, n in flip_list]
         self.page_position_, self.page_step_ = self._page(numbers, flip_numbers)
+        # A link whose anchor is a number but whose URL does not carry it at the page position
+        # is no page flip (a post permalink labelled with its floor).
+        flip_numbers = [(nums, n) for nums, n in flip_numbers if self._names_page(nums, n)]
         counts: Counter[Position] = Counter(p for nums in numbers for p in nums)
         distinct: dict[Position, set[int]] = defaultdict(set)
         for nums in numbers:
@@ -294,6 +356,15 @@ class ThreadIdentity(BaseEstimator):
             allowed = {p for p, c in counts.items() if 2 * c >= len(numbers)}
         allowed |= {self.id_position_} | ({self.page_position_} if self.page_position_ else set())
         self.allowed_ = frozenset(allowed)
+        names: Counter[str] = Counter(
+            k for u in (u for u, _ in flip_list) or urls for k in _query_names(u)
+        )
+        total = len(flip_list) or len(urls)
+        roots: Counter[str] = Counter(_root(u) for u in (u for u, _ in flip_list) or urls)
+        self.roots_ = frozenset(r for r, c in roots.items() if flip_list or 2 * c >= total)
+        self.params_ = frozenset(
+            n for n, c in names.items() if flip_list or 2 * c >= total
+        ) | {p[1] for p in self.allowed_ if p[0] == "q"}
         bare = [
             u for u, nums in zip(urls, numbers)
             if self.page_position_ not in nums and set(nums) <= self.allowed_
@@ -325,6 +396,15 @@ class ThreadIdentity(BaseEstimator):
                 return p, 0
         return None, 0
 
+    def _names_page(self, nums: dict[Position, int], n: int) -> bool:
+        """Whether URL numbers ``nums`` carry page ``n`` at the learned page position."""
+        if self.page_position_ is None:
+            return False
+        value = nums.get(self.page_position_)
+        if value is None:
+            return False
+        return value // self.page_step_ + 1 == n if self.page_step_ else value == n
+
     def _check(self) -> None:
         if not hasattr(self, "id_position_"):
             raise NotFittedError("this ThreadIdentity is not fitted yet: call fit() or from_dict()")
@@ -339,7 +419,12 @@ class ThreadIdentity(BaseEstimator):
         else:
             thread = nums.get(self.id_position_)
             ident = None if thread is None else str(thread)
-        if ident is None or any(p not in self.allowed_ for p in nums):
+        if (
+            ident is None
+            or any(p not in self.allowed_ for p in nums)
+            or any(n not in self.params_ for n in _query_names(canonical))
+            or (self.roots_ and _root(canonical) not in self.roots_)
+        ):
             return ThreadKey(ident, None)
         if self.page_position_ is None or self.page_position_ not in nums:
             return ThreadKey(ident, 1)
@@ -407,6 +492,8 @@ class ThreadIdentity(BaseEstimator):
             "allowed": sorted((_position_to_json(p) for p in self.allowed_), key=repr),
             "words": sorted([i, w] for i, w in self.words_),
             "slash": self.slash_,
+            "params": sorted(self.params_),
+            "roots": sorted(self.roots_),
         }
 
     @classmethod
@@ -424,4 +511,8 @@ class ThreadIdentity(BaseEstimator):
         identity.allowed_ = frozenset(_position_from_json(p) for p in data.get("allowed", ()))
         identity.words_ = frozenset((int(i), str(w)) for i, w in data.get("words", ()))
         identity.slash_ = bool(data.get("slash", False))
+        identity.roots_ = frozenset(str(r) for r in data.get("roots", ()))
+        identity.params_ = frozenset(str(n) for n in data.get("params", ())) | {
+            p[1] for p in identity.allowed_ if p[0] == "q"
+        }
         return identity

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 import numpy as np
+from lxml import etree
 from sklearn.utils import check_random_state
 
 from forumcrawl.document import site_of
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dpc import KNNDensityPeaks
-from forumcrawl.extractors.url_rules import UrlResolver
+from forumcrawl.extractors.url_rules import UrlResolver, pages_of
 from forumcrawl.extractors.usc import block_type, split_url, usc_distance_matrix
 
 if TYPE_CHECKING:
@@ -132,16 +133,22 @@ def _signature(el: HtmlElement) -> tuple[str, frozenset[str]]:
 
 
 def _has_time(el: HtmlElement) -> bool:
+    """A time in the block's markup (``<time>``, a time attribute, a ``title`` holding a date:
+    an empty ``<span class="timeago" title=…>`` that a script fills) or in its text."""
     for node in el.iter():
-        if node.tag == "time" or (
-            isinstance(node.tag, str) and any(node.get(a) for a in _TIME_ATTRS)
-        ):
+        if not isinstance(node.tag, str):
+            continue
+        if node.tag == "time" or any(node.get(a) for a in _TIME_ATTRS):
+            return True
+        title = node.get("title")
+        if title and len(title) <= 64 and any(c.isdigit() for c in title) and find_time(title):
             return True
     return bool(find_time(el.text_content()[:2000]))
 
 
 def _link_kind(href: str, base: str, page_path: str) -> str:
-    """``self`` (this page or a fragment of it), ``away`` (another page of the site), ``out``."""
+    """``self`` (a place in this page: a post's permalink), ``here`` (this page as a whole: a
+    member's own name on their profile), ``away`` (another page of the site), ``out``."""
     href = href.strip()
     if href.startswith("#"):
         return "self"
@@ -151,18 +158,22 @@ def _link_kind(href: str, base: str, page_path: str) -> str:
         return "out"
     if target.scheme not in ("http", "https") or target.netloc.lower() != urlsplit(base).netloc.lower():
         return "out"
-    return "self" if (target.path or "/") == page_path else "away"
+    if (target.path or "/") != page_path:
+        return "away"
+    return "self" if target.fragment or target.query else "here"
 
 
 def _headed_elsewhere(block: HtmlElement, anchor: HtmlElement, kind: str) -> bool:
     """Whether ``anchor`` is a title heading ``block`` and leading to another page: a long
-    anchor (not a username) inside a heading or a title-like element, outside quotes."""
+    anchor (not a username) inside a heading or a title-like element, or itself title-like or
+    the block's first element, outside quotes."""
     if kind != "away":
         return False
     text = anchor.text_content().strip()
     if _weight(text) < TITLE_ANCHOR or not (" " in text or _CJK.search(text)):
         return False
-    titled = False
+    first = next(iter(block.iterchildren(tag=etree.Element)), None)
+    titled = anchor is first or bool(_TITLE_CLASS.search(anchor.get("class") or ""))
     for up in anchor.iterancestors():
         if up is block:
             break
@@ -312,14 +323,15 @@ class _ClusterStats:
 def _verdict(evidence: PageEvidence, ref: float) -> int:
     """1: looks like a thread page; 0: clearly not one; -1: cannot tell.
 
-    "Clearly not" needs a low score *and* a reason: no post-like block at all, or posts that
-    are mostly headed by links elsewhere (a list of posts). A thread with a single short post
-    scores low too, but is not evidence against its URL shape.
+    "Clearly not" needs a low score *and* a reason: no post-like block at all, or several
+    posts that are mostly headed by links elsewhere (a list of posts). A thread with a single
+    short post scores low too, but is not evidence against its URL shape; nor is one post whose
+    header links elsewhere (the last page of a thread, holding one reply).
     """
     if evidence.score >= TOPIC_SHARE * ref:
         return 1
     if evidence.score <= NOT_TOPIC_SHARE * ref and (
-        evidence.n_posts == 0 or evidence.listing_fraction >= 0.5
+        evidence.n_posts == 0 or (evidence.n_posts >= 2 and evidence.listing_fraction >= 0.5)
     ):
         return 0
     return -1
@@ -353,6 +365,10 @@ def _agree_with_core(sample: list[str], y: np.ndarray, core: list[str]) -> np.nd
     maps = [_positions(u) for u in core]
     keys = set().union(*maps)
     words: dict[tuple[int, int], str] = {}
+    # A few words that the confirmed thread URLs share at a place (``showthread`` and
+    # ``printthread`` of ``<script>.php``): a topic URL with another word there (a reply form's
+    # script, never fetched) is unknown.
+    choices: dict[tuple[int, int], set[str]] = {}
     types: dict[tuple[int, int], str] = {}
     if len(core) == 1:
         # One example: its words that most topic URLs share are template words, the others
@@ -369,6 +385,11 @@ def _agree_with_core(sample: list[str], y: np.ndarray, core: list[str]) -> np.nd
             kinds = {block_type(b) for b in seen}
             if len(seen) == 1 and "" not in seen and not next(iter(seen)).isdigit():
                 words[key] = next(iter(seen))
+            elif (
+                key[1] == 0 and "" not in seen and kinds == {"letters"}
+                and 2 * len(seen) <= len(core) and len(seen) <= 3
+            ):
+                choices[key] = seen
             if len(kinds) == 1 and "" not in kinds:
                 types[key] = next(iter(kinds))
     depth = max(_depth(u) for u in core)
@@ -377,6 +398,7 @@ def _agree_with_core(sample: list[str], y: np.ndarray, core: list[str]) -> np.nd
         blocks = _positions(sample[i])
         if (
             any(blocks.get(k, "") != w for k, w in words.items())
+            or any(blocks.get(k, "") not in c for k, c in choices.items())
             or any(block_type(blocks.get(k, "")) != t for k, t in types.items())
             or _depth(sample[i]) > depth
         ):
@@ -557,6 +579,10 @@ def learn_topic_rule(
         for i, url in enumerate(sample):
             if verdict.get(url) == 0 and url != example:
                 y[i] = 0
+    # A later page of a topic URL is judged with its thread: a last page holding one short
+    # reply looks like no thread, but is no evidence against the thread's URL shape.
+    splits = [split_url(u, drop_sessions=True) for u in sample]
+    y[(y == 0) & pages_of(splits, y == 1)] = -1
     core = [u for u in sample if verdict.get(u) == 1 and y[sample.index(u)] == 1]
     if example is not None:
         core = [example, *(u for u in core if u != example)]

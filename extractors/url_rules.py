@@ -43,7 +43,7 @@ from sklearn.exceptions import NotFittedError
 from forumcrawl.document import site_of
 from forumcrawl.extractors.usc import BLOCK_TYPES, Segment, SplitUrl, block_type, split_url
 
-__all__ = ["RULE_VERSION", "BlockRule", "SlotRule", "UrlResolver", "UrlRule"]
+__all__ = ["RULE_VERSION", "BlockRule", "SlotRule", "UrlResolver", "UrlRule", "pages_of"]
 
 RULE_VERSION = 1
 #: Types a slug word can take: a variable position that shows two of them accepts all four.
@@ -328,6 +328,13 @@ def _page_bases(split: SplitUrl) -> list[tuple[tuple[tuple[str, ...], ...], ...]
     return bases
 
 
+def pages_of(splits: Sequence[SplitUrl], base: np.ndarray) -> np.ndarray:
+    """Which of ``splits`` are a URL of ``base`` (a mask) plus page numbers (see
+    :func:`_page_bases`): later pages of those threads."""
+    forms = {_form(splits[i]) for i in np.flatnonzero(base)}
+    return np.array([any(f in forms for f in _page_bases(s)) for s in splits], dtype=bool)
+
+
 class UrlResolver(BaseEstimator):
     """Classify a site's URLs as topic (thread) pages by a per-position rule learned from examples.
 
@@ -440,7 +447,10 @@ class UrlResolver(BaseEstimator):
             y = self._paginate(splits, y)
         positive = y == 1
         rule = self._induce(site, [splits[i] for i in np.flatnonzero(positive)])
+        # Later pages of a kept thread URL are never pruned as rare: a thread's page flips are
+        # part of its rule, however many post permalinks outnumber them in the sample.
         kept = np.array([rule.match_split(s) for s in splits]) & positive
+        kept |= pages_of(splits, kept) & positive
         # Pruning is for a few strays; when it would drop most topic URLs there is no dominant
         # shape to protect, and the rule keeps them all.
         if 2 * kept.sum() >= positive.sum():
@@ -531,8 +541,14 @@ class UrlResolver(BaseEstimator):
                 dict(seen.most_common(1))
             )
             words = [v for v in kept if v]
+            # A file name's stem (``showthread`` of ``showthread.php``) names a script, which
+            # no number of different scripts makes a variable.
+            stem = not query and i == 0 and width >= 2 and all(
+                s is None or (len(s.seps) > 1 and s.seps[-1] == "." and s.blocks[-1].isalpha())
+                for s in segments
+            )
             variable = (
-                len(words) > self.max_literals
+                (len(words) > self.max_literals and not stem)
                 or any(v.isdigit() for v in words)
                 or len({_DIGIT_RUN.sub("#", v) for v in words}) < len(words)
                 or (varying_is_variable and len(kept) > 1)
@@ -652,11 +668,13 @@ class UrlResolver(BaseEstimator):
                 # typed blocks: one board's ``<letters>-<text>-<digits>`` beside longer names).
                 if slot is None or (all(b.values is None for b in slot.blocks) and slot.more):
                     continue
-                # A literal of several words is a name (a board's slug), which a template never
-                # has; a single word (``threads`` beside ``members``) needs a later anchor.
+                # A literal of several words joined like a slug is a name (a board's), which a
+                # template never has; a single word (``threads`` beside ``members``) or a file
+                # name (``showthread.php``) needs a later anchor.
                 named = (
                     key[0] == "path"
                     and len(slot.blocks) >= 2
+                    and "." not in slot.seps[1:]
                     and all(b.values is not None and "" not in b.values for b in slot.blocks)
                 )
                 if not named and not any(

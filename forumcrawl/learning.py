@@ -18,9 +18,8 @@ from datetime import datetime
 from typing import Protocol
 
 from forumcrawl.document import Document, site_of
-from forumcrawl.extractors.fields import anchors
 from forumcrawl.extractors.ksf import KeywordScoringExtractor
-from forumcrawl.extractors.navigation import ThreadIdentity, page_flip_number
+from forumcrawl.extractors.navigation import ThreadIdentity, page_flips
 from forumcrawl.extractors.topic import learn_topic_rule
 from forumcrawl.extractors.url_rules import UrlResolver
 from forumcrawl.extractors.wrapper import learn_templates
@@ -217,10 +216,18 @@ class SiteLearner:
         sample = self._sample(site)
         model = SiteModel(site=site)
         pages = {held.document.url: held.document for held in list(sample.held)}
+        # Page-flip links (a page number as anchor) join the URLs even when the sample filled
+        # before they were seen: a thread's later pages must be part of its rule.
+        flips = [
+            (url, number)
+            for doc in pages.values()
+            for url, number in page_flips(doc.tree, doc.url)
+            if site_of(url) == site
+        ]
         started = time.perf_counter()
         try:
             found = learn_topic_rule(
-                list(sample.urls),
+                list(dict.fromkeys([*sample.urls, *(url for url, _ in flips)])),
                 pages,
                 topic_example=self.topic_examples.get(site),
                 random_state=self.random_state,
@@ -240,25 +247,21 @@ class SiteLearner:
             )
             logger.info("topic pages of %s: %s (%s)", site, found.resolver, found.reason)
         if "usc" in model.rules:
-            model = self._learn_identity(model, list(sample.urls), list(pages.values()))
+            model = self._learn_identity(model, list(sample.urls), flips)
         topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]
         model = self._learn_extraction(model, topic_docs)
         model = self._learn_templates(model, list(pages.values()))
         self._publish(sample, model)
         return model
 
-    def _learn_identity(self, model: SiteModel, urls: list[str], documents: list[Document]) -> SiteModel:
+    def _learn_identity(
+        self, model: SiteModel, urls: list[str], links: list[tuple[str, int]]
+    ) -> SiteModel:
         """``model`` with the thread identity (``nav`` rule): which number of a thread URL is the
-        thread and which the page, from the sample's thread URLs and its page-flip links (anchor
-        text a page number, target a thread URL)."""
+        thread and which the page, from the sample's thread URLs and its page-flip links
+        (``links``: URL and the page number of its anchor) to thread URLs."""
         topic = [u for u in urls if self.is_topic(model, u)]
-        flips = [
-            (url, number)
-            for doc in documents
-            for element, url in anchors(doc.tree, doc.url)
-            if (number := page_flip_number(element.text_content())) and number >= 2
-            and self.is_topic(model, url)
-        ]
+        flips = [(url, number) for url, number in links if self.is_topic(model, url)]
         try:
             identity = ThreadIdentity().fit(topic, flips)
         except ValueError as exc:

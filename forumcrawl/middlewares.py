@@ -6,6 +6,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.task import deferLater
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from forumcrawl.document import site_of
@@ -73,7 +75,8 @@ class LinkScoringMiddleware(BaseSpiderMiddleware):
         if link is None:
             return request
         assert self.crawler.stats is not None
-        if self._rule_known(request.url):
+        # A link held back while its site was sampled was seen before the rule existed: scored.
+        if self._rule_known(request.url) and not request.meta.get("forumcrawl_deferred"):
             self.crawler.stats.inc_value("forumcrawl/link/by_rule")
             return request
         probability = float(self.model.predict_proba([LinkRecord.from_dict(link)])[0, 1])
@@ -98,7 +101,13 @@ class NavigationMiddleware:
     URL pattern closed because its pages lead to no new thread page. Such requests are ignored
     and counted as ``forumcrawl/nav/skipped/<why>``. Start requests and requests without the
     spider's navigation pass.
+
+    While a site's rules are being learned (a few seconds, in a worker thread), its followed
+    links wait here instead of being fetched blind: the rules decide them once they exist.
     """
+
+    #: Seconds between looks at whether a site's learning has ended.
+    POLL = 0.05
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -109,14 +118,20 @@ class NavigationMiddleware:
             raise NotConfigured("FORUMCRAWL_NAVIGATION_ENABLED is false")
         return cls(crawler)
 
-    def process_request(self, request: Request) -> None:
+    async def process_request(self, request: Request) -> None:
         if "forumcrawl_link" not in request.meta and "forumcrawl_nav" not in request.meta:
             return
         spider: Any = self.crawler.spider
         learner = getattr(spider, "learner", None)
         if learner is None or not hasattr(spider, "navigator"):
             return
-        navigator = spider.navigator(learner.model(site_of(request.url)))
+        site = site_of(request.url)
+        if site in getattr(spider, "_learning", ()):
+            from twisted.internet import reactor  # the running one (importing it installs one)
+
+            while site in spider._learning:
+                await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
+        navigator = spider.navigator(learner.model(site))
         if navigator is None:
             return
         decision = navigator.admits(request.url)

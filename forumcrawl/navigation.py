@@ -15,8 +15,8 @@ engines:
   fetches that led to none it is closed and its links are skipped. A pattern that did lead to
   some closes after a run of fetches without one that its own record makes unlikely: with a
   share ``r`` of its fetches yielding, ``d`` dry fetches in a row happen by chance with
-  probability ``(1 − r)^d`` (``r`` measured up to its last yielding fetch); it closes once that is below 5 % (at least ``probe``, at most
-  ``window`` fetches). Board lists and their page flips keep yielding new threads; profiles,
+  probability ``(1 − r)^d`` (``r`` measured up to its last yielding fetch); it closes once
+  that is below 5 % (at least ``probe``, at most ``window`` fetches). Board lists and their page flips keep yielding new threads; profiles,
   login pages, sort views, a member's post list whose threads the boards already gave, do not.
 
 No Scrapy here: the spider asks :meth:`SiteNavigator.decide` for each link and reports each
@@ -45,11 +45,13 @@ DRY_CHANCE = 0.05
 @dataclass(frozen=True)
 class Decision:
     """Whether to follow a link, and its role (``thread``, ``variant``, ``index``) or, when
-    skipped, why (``duplicate``, ``variant``, ``other``)."""
+    skipped, why (``duplicate``, ``variant``, ``other``); ``new`` when it leads to a thread page
+    or a thread the crawl had not scheduled (what a page's yield counts)."""
 
     follow: bool
     role: str
     key: ThreadKey | None = None
+    new: bool = False
 
 
 @dataclass
@@ -104,6 +106,7 @@ class SiteNavigator:
         # again after a worker or Redis failed), another URL form of the page may not.
         self._fetched: dict[tuple[str, int], str] = {}
         self._exported: dict[tuple[str, int], str] = {}
+        self._released: set[tuple[str, int]] = set()
         self._threads: set[str] = set()
         self._lock = threading.Lock()
 
@@ -123,20 +126,40 @@ class SiteNavigator:
                     if key.thread in self._threads:
                         return Decision(False, "variant", key)
                     self._threads.add(key.thread)
-                    return Decision(True, "variant", key)
+                    return Decision(True, "variant", key, new=True)
                 pair = (key.thread, key.page)
                 if pair in self._scheduled:
                     return Decision(False, "duplicate", key)
                 self._scheduled.add(pair)
                 self._threads.add(key.thread)
-                return Decision(True, "thread", key)
+                return Decision(True, "thread", key, new=True)
             if topic and key is None:
-                return Decision(True, "thread")
+                return Decision(True, "thread", new=True)
             budget = self.patterns.setdefault(self._pattern(url, topic), PatternBudget())
             role = "variant" if topic else "index"
             if budget.closed:
                 return Decision(False, role if topic else "other", key)
             return Decision(True, role, key)
+
+    def release(self, url: str) -> Decision:
+        """Whether a link held back while the site was sampled should now be queued.
+
+        Its thread page may already count as scheduled (the sample's pages were replayed through
+        :meth:`decide`), so only a page fetched, or released once already, under any URL is a
+        duplicate; a variant is skipped once its thread is reached.
+        """
+        topic = self.is_topic(url)
+        key = self.identity.key(url) if topic and self.identity is not None else None
+        with self._lock:
+            if key is not None and key.canonical:
+                pair = (str(key.thread), int(key.page or 1))
+                if pair in self._fetched or pair in self._released:
+                    return Decision(False, "duplicate", key)
+                self._released.add(pair)
+                return Decision(True, "thread", key)
+        if key is not None and key.thread is not None:
+            return self.decide(url)
+        return self.decide(url) if not topic else Decision(True, "thread")
 
     def admits(self, url: str) -> Decision:
         """Whether a queued request should still be downloaded: not when its thread page was
@@ -156,11 +179,12 @@ class SiteNavigator:
                 return Decision(False, "variant" if topic else "other", key)
             return Decision(True, "variant" if topic else "index", key)
 
-    def yielding(self, url: str) -> bool:
-        """Whether ``url``'s pattern has led to a new thread page (a board list), rather than
-        being on probation."""
+    def yield_rate(self, url: str) -> float:
+        """New thread pages per fetch that ``url``'s pattern has led to so far (0 for a pattern
+        on probation): a board list leads to many, a profile listing a member's threads to few,
+        so boards are fetched first and the profiles find their threads already known."""
         budget = self.patterns.get(self._pattern(url, False))
-        return budget is not None and budget.yielded > 0
+        return budget.yielded / budget.fetches if budget is not None and budget.fetches else 0.0
 
     def fetched(self, url: str, new_threads: int) -> str | None:
         """Record that the page at ``url`` led to ``new_threads`` new thread pages; returns the

@@ -18,6 +18,7 @@ fetched thread pages to export (each ``(thread, page)`` once).
 from __future__ import annotations
 
 import time
+from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timezone
 from typing import Any
@@ -37,7 +38,7 @@ from twisted.internet.threads import deferToThread
 from forumcrawl.document import Document, DocumentError, site_of
 from forumcrawl.extractors.fields import page_links
 from forumcrawl.extractors.links import LinkRecord, link_records
-from forumcrawl.extractors.navigation import ThreadIdentity, canonical_url
+from forumcrawl.extractors.navigation import ThreadIdentity, canonical_url, pattern_key
 from forumcrawl.learning import SiteLearner
 from forumcrawl.navigation import SiteNavigator
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
@@ -51,6 +52,9 @@ TOPIC_PRIORITY = 10
 #: Priority of pages of a URL pattern that has led to new thread pages (boards and their pages):
 #: after thread pages, before patterns still on probation.
 INDEX_PRIORITY = 5
+#: Before a site's rules exist, links of one URL pattern fetched at most; the others wait for
+#: the rules. The sample then spans the site's page kinds instead of one thread's permalinks.
+SAMPLE_PER_PATTERN = 5
 
 
 def parse_start_urls(start: str | None) -> list[str]:
@@ -87,6 +91,10 @@ class SiteSpider(scrapy.Spider):
         self._learning: set[str] = set()
         self.navigation = True
         self._navigators: dict[str, tuple[SiteModel, SiteNavigator]] = {}
+        #: Links per pattern fetched before the rules exist (0: no limit; see SAMPLE_PER_PATTERN).
+        self.sample_per_pattern = SAMPLE_PER_PATTERN
+        self._sampled: dict[str, Counter[str]] = defaultdict(Counter)
+        self._deferred: dict[str, list[scrapy.Request]] = defaultdict(list)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SiteSpider:
@@ -165,6 +173,16 @@ class SiteSpider(scrapy.Spider):
         self._navigators[model.site] = (model, navigator)
         return navigator
 
+    @staticmethod
+    def nav_priority(navigator: SiteNavigator, url: str, role: str) -> int:
+        """Thread pages first, then other pages by how many new thread pages their pattern led
+        to per fetch (at most :data:`INDEX_PRIORITY`), patterns on probation last."""
+        if role == "thread":
+            return TOPIC_PRIORITY
+        if role == "index":
+            return min(INDEX_PRIORITY, round(navigator.yield_rate(url)))
+        return 0
+
     def follow_links(self, doc: Document, links: list[str], model: SiteModel | None) -> Iterator[scrapy.Request]:
         """Requests for the page's links that stay on the start sites, thread pages first.
 
@@ -182,19 +200,30 @@ class SiteSpider(scrapy.Spider):
                 records[href] = record
         navigator = self.navigator(model)
         new_threads = 0
+        deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in dict.fromkeys(canonical_url(u) for u in links):
             if site_of(url) not in self.sites or urlsplit(url).path.lower().endswith(_IGNORED_SUFFIXES):
                 continue
             meta = {"forumcrawl_link": records[url].to_dict()} if url in records else {}
+            if deferring:
+                sampled = self._sampled[doc.site]
+                key = pattern_key(url)
+                if sampled[key] >= self.sample_per_pattern:
+                    self._deferred[doc.site].append(
+                        scrapy.Request(
+                            url, callback=self.parse, meta={**meta, "forumcrawl_deferred": True}
+                        )
+                    )
+                    self._inc("nav/deferred")
+                    continue
+                sampled[key] += 1
             if navigator is not None:
                 decision = navigator.decide(url)
                 if not decision.follow:
                     self._inc(f"nav/skipped/{decision.role}")
                     continue
-                new_threads += decision.role in ("thread", "variant")
-                priority = {"thread": TOPIC_PRIORITY, "index": INDEX_PRIORITY}.get(decision.role, 0)
-                if decision.role == "index" and not navigator.yielding(url):
-                    priority = 0
+                new_threads += decision.new
+                priority = self.nav_priority(navigator, url, decision.role)
                 meta["forumcrawl_nav"] = decision.role
             else:
                 topic = self.learner.is_topic(model, url) if self.learner and model else None
@@ -292,11 +321,21 @@ class SiteSpider(scrapy.Spider):
             for held in held_pages:
                 navigator.admits(held.document.url)
                 new = sum(
-                    navigator.decide(canonical_url(url)).role in ("thread", "variant")
+                    navigator.decide(canonical_url(url)).new
                     for url in page_links(held.document.tree, held.document.url)
                     if site_of(url) in self.sites
                 )
                 navigator.fetched(held.document.url, new)
+        for request in self._deferred.pop(site, []):
+            if navigator is None:
+                yield request
+                continue
+            decision = navigator.release(request.url)
+            if not decision.follow:
+                self._inc(f"nav/skipped/{decision.role}")
+                continue
+            request.meta["forumcrawl_nav"] = decision.role
+            yield request.replace(priority=self.nav_priority(navigator, request.url, decision.role))
         for held in held_pages:
             for item in self.items_for(held.document, model, held.fetched):
                 yield item
@@ -336,7 +375,7 @@ class SiteSpider(scrapy.Spider):
             self.logger.info("skipped %s: empty page", response.url)
             return
         fetched = datetime.now(timezone.utc)
-        links = page_links(doc.tree, doc.url)
+        links = list(dict.fromkeys(canonical_url(u) for u in page_links(doc.tree, doc.url)))
         model = self.learner.model(doc.site) if self.learner else None
         requests = list(self.follow_links(doc, links, model))
         if self.learner is not None and model is None:

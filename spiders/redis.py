@@ -63,6 +63,9 @@ class RedisSiteSpider(SiteSpider):
             parse_start_urls(topic_example)
         self.topic_example = topic_example
         self.init_site_state()
+        # Links held back in one worker's memory would be lost with it: the cluster samples
+        # without the per-pattern limit.
+        self.sample_per_pattern = 0
         self._empty_since: float | None = None
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
 

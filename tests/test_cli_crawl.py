@@ -64,8 +64,10 @@ def test_crawl_from_any_folder_appends_and_logs_each_line_once(tmp_path, forum_s
     timestamped = [line for line in log if re.match(r"\d{4}-\d\d-\d\d ", line)]
     assert len(timestamped) == len(set(timestamped)), "a log line was written twice"
     assert "Dropped: duplicate" not in proc.stderr  # DEBUG, below the default INFO
-    duplicates = re.search(r"'forumcrawl/drop/duplicate': (\d+)", proc.stderr)
+    # Other URL forms of a fetched thread page are skipped, counted, and not logged.
+    duplicates = re.search(r"'forumcrawl/nav/skipped/duplicate': (\d+)", proc.stderr)
     assert duplicates and int(duplicates.group(1)) > 0
+    assert "duplicate:" not in proc.stderr
     assert "pages fetched |" not in proc.stderr  # no progress line when stderr is not a terminal
 
 

@@ -87,6 +87,10 @@ def test_offsets_and_post_ids_of_phpbb() -> None:
     assert identity.key("http://p/viewtopic.php?t=5&start=20") == ThreadKey("5", 3)
     assert identity.key("http://p/viewtopic.php?t=5&sid=0123456789abcdef0123456789abcdef") == ThreadKey("5", 1)
     assert identity.key(urls[2]) == ThreadKey(None, None)
+    # A parameter page flips never carry makes a variant (it may serve another thread), and so
+    # does another script showing the thread (a print view).
+    assert identity.key("http://p/viewtopic.php?t=5&view=next") == ThreadKey("5", None)
+    assert identity.key("http://p/printview.php?t=5") == ThreadKey("5", None)
     assert identity.first_page("http://p/viewtopic.php?t=5&start=20") == "http://p/viewtopic.php?t=5"
 
 
@@ -177,7 +181,8 @@ def test_a_pattern_that_leads_to_no_new_thread_closes_after_its_probe() -> None:
     for n in range(10):
         assert nav.fetched(f"http://f/board/{n}/", 5) is None
     assert nav.decide("http://f/board/11/").follow
-    assert nav.yielding("http://f/board/11/")
+    assert nav.yield_rate("http://f/board/11/") == 5.0
+    assert nav.yield_rate("http://f/user/a/") == 0.0
 
 
 def test_dry_runs_close_by_the_pattern_record() -> None:
