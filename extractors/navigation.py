@@ -49,6 +49,7 @@ __all__ = [
     "is_noise_param",
     "page_flip_number",
     "page_flips",
+    "sequence_links",
     "pattern_key",
     "url_numbers",
 ]
@@ -72,7 +73,6 @@ _PATH_SESSION = re.compile(r";jsessionid=[^/?#]*", re.IGNORECASE)
 _BLOCK_SPLIT = re.compile(r"[-_.,;~+!]")
 _NUMBER = re.compile(r"^\d{1,12}$")
 _WORD = re.compile(r"^[A-Za-z]{1,24}$")
-_NAME = re.compile(r"^[A-Za-z][A-Za-z._-]{0,31}$")
 #: Query names that count as a page number when page-flip links cannot tell (no paginated
 #: thread in the sample).
 _PAGE_NAMES = ("page", "pn", "pg", "pagenum", "pageno", "start")
@@ -195,8 +195,17 @@ _NEXT = re.compile(
 )
 
 
+def sequence_links(tree: Any, url: str) -> list[str]:
+    """The page's own word on its neighbours: ``<link rel="next|prev">`` in its head (canonical
+    form). Some engines' visible pagers are scripts or broken; these links are not."""
+    if tree is None:
+        return []
+    hrefs = tree.xpath("//head/link[@rel='next' or @rel='prev']/@href")
+    return [canonical_url(urljoin(url, h.strip())) for h in hrefs if h.strip()]
+
+
 def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
-    """The page-flip links of a parsed page: ``(target URL, page number)``.
+    """The page-flip links of a parsed page: ``(target URL in canonical form, page number)``.
 
     A link whose anchor text is a number names that page. A *next* link (``rel="next"`` on an
     ``<a>`` or ``<link>``, or an anchor such as "next page", "下一页", "»") names the page after
@@ -207,7 +216,8 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
 
     flips: list[tuple[str, int]] = []
     nexts: list[str] = []
-    for element, target in anchors(tree, url):
+    for element, href in anchors(tree, url):
+        target = canonical_url(href)
         text = " ".join(element.text_content().split())
         number = page_flip_number(text)
         if number is not None:
@@ -216,10 +226,14 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
         elif "next" in (element.get("rel") or "").lower().split() or _NEXT.match(text):
             nexts.append(target)
     if tree is not None:
-        nexts += [urljoin(url, h.strip()) for h in tree.xpath("//head/link[@rel='next']/@href")]
+        nexts += [
+            canonical_url(urljoin(url, h.strip()))
+            for h in tree.xpath("//head/link[@rel='next']/@href")
+            if h.strip()
+        ]
     here = url_numbers(canonical_url(url))
     for target in dict.fromkeys(nexts):
-        there = url_numbers(canonical_url(target))
+        there = url_numbers(target)
         changed = [p for p in there if here.get(p) != there[p]]
         if len(changed) != 1 or any(p not in there for p in here):
             continue
@@ -234,7 +248,7 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
 def pattern_key(url: str) -> str:
     """A coarse template of a URL, for budgets: the first path segment with its numbers as
     ``#`` (``space-uid-#.html``, ``forum``), later segments masked (names and slugs as ``*``,
-    numbers as ``#``) except a last word segment from depth 3 (``/u/*/activity``), then the query
+    numbers as ``#``) except a last one-word segment from depth 3 (``/u/*/activity``), then the query
     names with their word values (``mod=space``). One user's profile and another's, or two
     boards, share a key; a board list and a profile do not."""
     parts = urlsplit(url)
@@ -243,7 +257,7 @@ def pattern_key(url: str) -> str:
     for i, segment in enumerate(segments):
         if i == 0:
             path.append(re.sub(r"\d+", "#", segment))
-        elif i == len(segments) - 1 and i >= 2 and _NAME.match(segment):
+        elif i == len(segments) - 1 and i >= 2 and _WORD.match(segment):
             path.append(segment.lower())
         else:
             path.append(_masked(segment))

@@ -103,7 +103,9 @@ class NavigationMiddleware:
     spider's navigation pass.
 
     While a site's rules are being learned (a few seconds, in a worker thread), its followed
-    links wait here instead of being fetched blind: the rules decide them once they exist.
+    links wait here instead of being fetched blind: the rules decide them once they exist. An
+    error response (404 after an action's redirect to a login page, 500) is never parsed, so it
+    is counted here as a fetch of its pattern that led to no thread page.
     """
 
     #: Seconds between looks at whether a site's learning has ended.
@@ -139,3 +141,16 @@ class NavigationMiddleware:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value(f"forumcrawl/nav/skipped/{decision.role}")
             raise IgnoreRequest(f"{decision.role}: {request.url}")
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        if response.status < 400 or "forumcrawl_link" not in request.meta and (
+            "forumcrawl_nav" not in request.meta
+        ):
+            return response
+        spider: Any = self.crawler.spider
+        learner = getattr(spider, "learner", None)
+        if learner is not None and hasattr(spider, "navigator"):
+            navigator = spider.navigator(learner.model(site_of(request.url)))
+            if navigator is not None:
+                navigator.fetched((request.meta.get("redirect_urls") or [request.url])[0], 0)
+        return response

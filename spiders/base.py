@@ -38,7 +38,12 @@ from twisted.internet.threads import deferToThread
 from forumcrawl.document import Document, DocumentError, site_of
 from forumcrawl.extractors.fields import page_links
 from forumcrawl.extractors.links import LinkRecord, link_records
-from forumcrawl.extractors.navigation import ThreadIdentity, canonical_url, pattern_key
+from forumcrawl.extractors.navigation import (
+    ThreadIdentity,
+    canonical_url,
+    pattern_key,
+    sequence_links,
+)
 from forumcrawl.learning import SiteLearner
 from forumcrawl.navigation import SiteNavigator
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
@@ -183,14 +188,18 @@ class SiteSpider(scrapy.Spider):
             return min(INDEX_PRIORITY, round(navigator.yield_rate(url)))
         return 0
 
-    def follow_links(self, doc: Document, links: list[str], model: SiteModel | None) -> Iterator[scrapy.Request]:
+    def follow_links(
+        self, doc: Document, links: list[str], model: SiteModel | None, requested: str | None = None
+    ) -> Iterator[scrapy.Request]:
         """Requests for the page's links that stay on the start sites, thread pages first.
 
         Links are put in canonical form first. Each request carries its link's record (anchor
         text, tag path) in ``meta["forumcrawl_link"]`` for the LinkScoringMiddleware; a URL
         linked several times keeps the record with the longest anchor text. With the site's
         navigator, skipped links are counted (``forumcrawl/nav/skipped/<why>``) and the page's
-        yield (new thread pages among its links) is reported to it.
+        yield (new thread pages among its links) is reported to it, under the URL that was
+        ``requested`` when a redirect led elsewhere (an action link redirecting to a login
+        page is the action's pattern's waste).
         """
         records: dict[str, LinkRecord] = {}
         for record in link_records(doc):
@@ -230,7 +239,7 @@ class SiteSpider(scrapy.Spider):
                 priority = TOPIC_PRIORITY if topic else 0
             yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
         if navigator is not None:
-            closed = navigator.fetched(doc.url, new_threads)
+            closed = navigator.fetched(requested or doc.url, new_threads)
             if closed is not None:
                 self._inc("nav/closed_patterns")
                 self.logger.info(
@@ -375,9 +384,13 @@ class SiteSpider(scrapy.Spider):
             self.logger.info("skipped %s: empty page", response.url)
             return
         fetched = datetime.now(timezone.utc)
-        links = list(dict.fromkeys(canonical_url(u) for u in page_links(doc.tree, doc.url)))
+        links = list(dict.fromkeys(
+            [canonical_url(u) for u in page_links(doc.tree, doc.url)]
+            + sequence_links(doc.tree, doc.url)
+        ))
         model = self.learner.model(doc.site) if self.learner else None
-        requests = list(self.follow_links(doc, links, model))
+        requested = (response.meta.get("redirect_urls") or [response.url])[0]
+        requests = list(self.follow_links(doc, links, model, requested))
         if self.learner is not None and model is None:
             # Hold the page before yielding: the site's held pages may be released at any await.
             self.learner.observe(doc, links, fetched)
