@@ -19,7 +19,7 @@ from typing import Any
 
 from forumcrawl.extractors.text import trie_pattern
 
-__all__ = ["find_time", "read_time", "to_iso"]
+__all__ = ["find_time", "read_epoch", "read_markup_time", "read_time", "to_iso"]
 
 _MONTHS = {
     name: i
@@ -400,3 +400,38 @@ def read_time(text: str, *, now: datetime) -> tuple[str, str | None] | None:
     if m is None:
         return None
     return m.group().strip(), _found_iso(m, now)
+
+
+#: Epoch times in markup (``data-time="1708109280"``, ``data-timestamp`` in milliseconds) are
+#: read when they fall between these years; other numbers (post ids, counts) are not times.
+_EPOCH_YEARS = (1995, 2100)
+_EPOCH_RE = re.compile(r"\d{9,10}|\d{12,13}")
+
+
+def read_epoch(value: str) -> str | None:
+    """ISO 8601 (UTC) of a Unix time in seconds or milliseconds, ``None`` for other values.
+
+    Engines that render times with scripts put them in attributes as epoch numbers.
+
+    Examples
+    --------
+    >>> read_epoch("1708109280"), read_epoch("1708109280000"), read_epoch("2356")
+    ('2024-02-16T18:48:00+00:00', '2024-02-16T18:48:00+00:00', None)
+    """
+    digits = value.strip()
+    if not _EPOCH_RE.fullmatch(digits):
+        return None
+    seconds = int(digits) / (1000 if len(digits) > 10 else 1)
+    moment = datetime.fromtimestamp(seconds, tz=timezone.utc)
+    if not _EPOCH_YEARS[0] <= moment.year < _EPOCH_YEARS[1]:
+        return None
+    return _format(moment, with_time=True)
+
+
+def read_markup_time(value: str, *, now: datetime) -> tuple[str, str | None] | None:
+    """``(raw, iso)`` of a time given in markup (an attribute or ``content``): an epoch number,
+    else any form :func:`read_time` reads; ``None`` when the value holds no time."""
+    epoch = read_epoch(value)
+    if epoch is not None:
+        return value.strip(), epoch
+    return read_time(value, now=now)
