@@ -29,7 +29,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
-from forumcrawl.extractors.dates import find_time, read_markup_time, to_iso
+from forumcrawl.extractors.dates import find_time, month_first, read_markup_time, to_iso
 from forumcrawl.extractors.fields import title_affixes
 from forumcrawl.extractors.ksf_apply import (
     MAX_AUTHOR_CHARS,
@@ -612,15 +612,16 @@ def _agreement(
 
 def _learn_fields(
     trees: list[HtmlElement], rule_body: str, rule_container: str | None, min_coverage: float
-) -> tuple[dict[str, tuple[str, str | None] | None], dict[str, dict[str, float]]]:
+) -> tuple[dict[str, tuple[str, str | None] | None], dict[str, dict[str, float]], bool]:
     """Where author, time and floor sit inside a post container, from the sample's posts: for
-    each, a locator and the attribute its value is read from (``None``: the text)."""
+    each, a locator and the attribute its value is read from (``None``: the text); and whether
+    the site's numeric dates are month first (:func:`month_first` of the chosen times)."""
     result: dict[str, tuple[str, str | None] | None] = {"author": None, "time": None, "floor": None}
     report: dict[str, dict[str, float]] = {}
     per_page = [_containers(tree, rule_body, rule_container) for tree in trees]
     n_posts = sum(len(p) for p in per_page)
     if n_posts < 2:
-        return result, report
+        return result, report, False
     values, order = _field_candidates(per_page)
     values = {place: found for place, found in values.items() if len(found) >= min_coverage * n_posts}
     authors = {
@@ -673,7 +674,8 @@ def _learn_fields(
             candidates.sort(reverse=True)
             result[name] = candidates[0][3]
             report[name] = {_place_name(place): round(score, 3) for score, _, _, place in candidates[:5]}
-    return result, report
+    times = values.get(result["time"], {}) if result["time"] else {}
+    return result, report, month_first([value for _, value in times.values()])
 
 
 def _place_name(place: tuple[str, str | None]) -> str:
@@ -865,7 +867,7 @@ class KeywordScoringExtractor(BaseEstimator):
         body = _refine_body(trees, min(best, key=lambda loc: (-len(_select_all(trees, loc)), loc)))
         pages_bodies = [select(tree, body) for tree in trees]
         container, container_votes = _learn_container(trees, pages_bodies)
-        fields, field_report = _learn_fields(trees, body, container, self.min_coverage)
+        fields, field_report, month_first_dates = _learn_fields(trees, body, container, self.min_coverage)
         exclude, exclude_votes = _learn_exclusions(trees, body, self.prefix_chars)
         field_report = {"container": dict(container_votes), **field_report}
         if exclude_votes:
@@ -881,6 +883,7 @@ class KeywordScoringExtractor(BaseEstimator):
             time_attr=places["time"][1],
             floor_attr=places["floor"][1],
             exclude=exclude,
+            month_first=month_first_dates,
             title_affixes=affixes,
             votes=dict(across.most_common()),
             page_votes=[dict(v.most_common(5)) for v in page_votes],

@@ -377,6 +377,8 @@ class KsfRule:
     author_attr, time_attr, floor_attr : str or None
         The attribute that holds the field's value (``alt`` of an avatar, ``datetime`` of a
         ``<time>``, ``data-author`` of the container); ``None``: the element's text.
+    month_first : bool
+        The site writes numeric dates month first (``10-30-2026``), learned from its times.
     title_affixes : list of str
         The site's name as its pages' ``<title>`` carries it around the thread title
         (``" | Workbench Community"``), removed from a page's ``<title>`` to find its title.
@@ -402,6 +404,7 @@ class KsfRule:
     time_attr: str | None = None
     floor_attr: str | None = None
     exclude: list[str] = field(default_factory=list)
+    month_first: bool = False
     title_affixes: list[str] = field(default_factory=list)
     votes: dict[str, int] = field(default_factory=dict)
     page_votes: list[dict[str, int]] = field(default_factory=list)
@@ -415,8 +418,8 @@ class KsfRule:
         """Short digest of the selectors: two rules that extract alike share an id."""
         fields: list[Any] = [self.body, self.container, self.author, self.time, self.floor, sorted(self.exclude)]
         attrs = [self.author_attr, self.time_attr, self.floor_attr]
-        if any(attrs) or self.title_affixes:  # version 1 rules keep their ids
-            fields += [attrs, self.title_affixes]
+        if any(attrs) or self.title_affixes or self.month_first:  # version 1 rules keep their ids
+            fields += [attrs, self.title_affixes, self.month_first]
         key = json.dumps(fields)
         return hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
 
@@ -487,27 +490,27 @@ def field_text(el: HtmlElement) -> str:
     return " ".join(text.split())[:_MAX_FIELD_CHARS]
 
 
-def _time_of(el: HtmlElement | None, now: datetime) -> tuple[str | None, str | None]:
+def _time_of(el: HtmlElement | None, now: datetime, month_first: bool) -> tuple[str | None, str | None]:
     """``(published, published_raw)`` from a time element (its text, else its title/datetime)."""
     if el is None:
         return None, None
-    found = read_time(field_text(el), now=now)
+    found = read_time(field_text(el), now=now, month_first=month_first)
     if len(el):
         carriers = _TIME_ATTRS_XPATH(el)
     else:  # a leaf (most time elements): its own attributes, without an XPath call
         carriers = [el] if any(el.get(attr) is not None for attr in _TIME_ATTRS) else []
     for attr_el in carriers:
         for attr in _TIME_ATTRS:
-            exact = read_time(attr_el.get(attr) or "", now=now)
+            exact = read_time(attr_el.get(attr) or "", now=now, month_first=month_first)
             if exact is not None:
                 published = exact[1] or (found[1] if found else None)
                 return published, found[0] if found else attr_el.get(attr)
     return (found[1], found[0]) if found else (None, None)
 
 
-def _attr_time(el: HtmlElement | None, attr: str, now: datetime) -> tuple[str | None, str | None]:
+def _attr_time(el: HtmlElement | None, attr: str, now: datetime, month_first: bool) -> tuple[str | None, str | None]:
     """``(published, published_raw)`` from the attribute a rule names (epoch numbers too)."""
-    found = read_markup_time(el.get(attr) or "", now=now) if el is not None else None
+    found = read_markup_time(el.get(attr) or "", now=now, month_first=month_first) if el is not None else None
     return (found[1], found[0]) if found else (None, None)
 
 
@@ -552,11 +555,12 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
             if rule.author:
                 author = _field_value(template, container, rule.author, rule.author_attr)[:MAX_AUTHOR_CHARS] or None
             if rule.time and rule.time_attr:
-                published, raw = _attr_time(template.find(container, rule.time), rule.time_attr, now)
+                published, raw = _attr_time(template.find(container, rule.time), rule.time_attr, now, rule.month_first)
             elif rule.time:
-                published, raw = _time_of(template.find(container, rule.time), now)
+                published, raw = _time_of(template.find(container, rule.time), now, rule.month_first)
             else:
-                raw, published = read_time(_header_text(container, parts[0]), now=now) or (None, None)
+                header = _header_text(container, parts[0])
+                raw, published = read_time(header, now=now, month_first=rule.month_first) or (None, None)
             if rule.floor:
                 floor = parse_floor(_field_value(template, container, rule.floor, rule.floor_attr))
         posts.append(

@@ -106,3 +106,25 @@ def test_title_without_the_learned_site_name() -> None:
 def test_one_threads_pages_are_not_a_site_name() -> None:
     assert title_affixes(["Help | Page 2 | Site", "Help | Page 3 | Site", "Help | Site", "Other | Site",
                           "More | Site", "Again | Site"]) == [" | Site"]
+
+
+def test_month_first_dates_are_learned_per_site() -> None:
+    """vBulletin writes 11-05-2026 for November 5: read day first, half its dates would be wrong."""
+    import urllib.request
+
+    from forumcrawl.mockforum import serve
+
+    with serve("vbulletin") as srv:
+        now = datetime.fromisoformat(srv.truth.now).replace(tzinfo=None)
+        pages = []
+        for thread in srv.truth.threads[:12]:
+            for url, truth in thread.pages.items():
+                if url not in srv.truth.broken:
+                    with urllib.request.urlopen(url, timeout=10) as response:
+                        pages.append((Document.from_bytes(response.read(), url), truth))
+    rule = KeywordScoringExtractor().fit([doc for doc, _ in pages]).rule_
+    assert rule.month_first
+    for doc, truth in pages:
+        posts = apply_rule(rule, doc, now=now)
+        assert [p.author for p in posts] == [t.author for t in truth], doc.url
+        assert [p.published[:16] for p in posts] == [t.published[:16] for t in truth], doc.url
