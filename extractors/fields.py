@@ -13,11 +13,27 @@ from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit
 
 import lxml.html
 
-__all__ = ["PageMeta", "anchors", "board", "page_links", "page_meta", "page_number", "title"]
+__all__ = [
+    "PageMeta",
+    "anchors",
+    "board",
+    "page_links",
+    "page_meta",
+    "page_number",
+    "title",
+    "title_affixes",
+    "title_core",
+]
 
 _SKIPPED_SCHEMES = ("#", "javascript:", "mailto:", "tel:")
 
 _TITLE_SPLIT = re.compile(r"\s+[-|_–—·»]\s+|\s*[|_–—]\s*")
+#: Where a ``<title>`` joins its parts: a separator with blanks around it (``Thread | Site``).
+_TITLE_JOIN = re.compile(r"\s+[-|_–—·»:]\s+|\s*[|–—»]\s*")
+#: A page marker among a title's parts (``Page 2``, ``第2页``, ``Seite 2``).
+_PAGE_PART = re.compile(r"(?:page|seite|página|pagina|страница)\s*\d+(?:\s*(?:of|/|von|de)\s*\d+)?|第\s*\d+\s*[页頁]", re.I)
+#: A title affix must be shared by more than this share of a site's sampled titles (and two).
+_AFFIX_SHARE = 0.5
 _PAGE_KEYS = ("page", "pn", "pg", "p", "pagenum", "pageno")
 _STATIC_PAGE = re.compile(r"(?:thread|topic|t)-\d+-(\d+)(?:-\d+)?\.s?html?$", re.IGNORECASE)
 _PATH_PAGE = re.compile(r"/(?:page[-/]?|p)(\d+)/?$", re.IGNORECASE)
@@ -55,18 +71,77 @@ def _clean(text: str) -> str:
     return " ".join(text.split())
 
 
-def title(tree: lxml.html.HtmlElement | None) -> str | None:
+def title_affixes(titles: list[str]) -> list[str]:
+    """What a site adds around its pages' titles (``" | Workbench Community"``,
+    ``"[Forum] | "``): the prefixes and suffixes, cut at a separator, that more than half of
+    ``titles`` (and at least two) share; longest first. Learned once per site, they let
+    :func:`title` take the thread title out of ``<title>`` however short it is.
+
+    Examples
+    --------
+    >>> title_affixes(["Is it worth it? - Bench Forums", "My NAS - Bench Forums - Page 2",
+    ...                "Fan noise - Hardware - Bench Forums"])
+    [' - Bench Forums']
+    """
+    distinct = {_clean(t) for t in titles if t}
+    counts: dict[str, int] = {}
+    for raw in distinct:
+        found = set()
+        core = title_core(raw, [])  # page markers are not the site's
+        for m in _TITLE_JOIN.finditer(core):
+            if m.start() > 0:
+                found.add(core[m.start():])
+            if m.end() < len(core):
+                found.add(core[: m.end()])
+        for affix in found:
+            counts[affix] = counts.get(affix, 0) + 1
+    kept = [a for a, c in counts.items() if c >= 2 and c > _AFFIX_SHARE * len(distinct)]
+    return sorted(kept, key=lambda a: (-len(a), a))
+
+
+def title_core(raw: str, affixes: list[str]) -> str:
+    """``raw`` without page markers and the site's ``affixes`` (:func:`title_affixes`) at
+    either end."""
+    text = _clean(raw)
+    while text:
+        before = text
+        joins = list(_TITLE_JOIN.finditer(text))
+        if joins and _PAGE_PART.fullmatch(text[joins[-1].end():]):
+            text = text[: joins[-1].start()]
+        elif joins and _PAGE_PART.fullmatch(text[: joins[0].start()]):
+            text = text[joins[0].end():]
+        for affix in affixes:
+            if text.endswith(affix) and len(text) > len(affix):
+                text = text[: -len(affix)]
+            elif text.startswith(affix) and len(text) > len(affix):
+                text = text[len(affix):]
+        if text == before:
+            break
+    return text.strip()
+
+
+def title(tree: lxml.html.HtmlElement | None, affixes: list[str] | None = None) -> str | None:
     """The page's headline.
 
-    Pages title themselves "Thread - Board - Site", and carry both the site's name and the
-    thread's title as headings: of the ``<h1>``-``<h3>`` that the ``<title>`` contains, the one
-    standing earliest in it wins. Without such a heading, the ``og:title``, else the ``<title>``'s
-    longest part.
+    With the site's learned ``affixes`` (:func:`title_affixes`), the ``<title>`` without them is
+    the thread title, or starts with it ("Thread - Board"): a heading, ``og:title`` or the
+    breadcrumb's last item that it starts with is then the title, else it is itself.
+
+    Without them, pages title themselves "Thread - Board - Site", and carry both the site's name
+    and the thread's title as headings: of the ``<h1>``-``<h3>`` that the ``<title>`` contains,
+    the one standing earliest in it wins. Without such a heading, the ``og:title``, else the
+    ``<title>``'s longest part.
     """
     if tree is None:
         return None
     raw = _clean(" ".join(tree.xpath("//title//text()")))
     headings = [_clean(h.text_content()) for h in tree.xpath("//h1 | //h2 | //h3")]
+    if affixes and raw:
+        core = title_core(raw, affixes)
+        if core:
+            named = [*headings, *map(_clean, tree.xpath("//meta[@property='og:title']/@content"))]
+            starting = [h for h in named if h and core.startswith(h)]
+            return max(starting, key=len) if starting else core
     inside = [h for h in headings if h and raw and h in raw]
     if inside:
         return min(inside, key=lambda h: (raw.index(h), -len(h)))

@@ -29,7 +29,8 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
-from forumcrawl.extractors.dates import find_time, to_iso
+from forumcrawl.extractors.dates import find_time, month_first, read_markup_time, to_iso
+from forumcrawl.extractors.fields import title_affixes
 from forumcrawl.extractors.ksf_apply import (
     MAX_AUTHOR_CHARS,
     KsfRule,
@@ -94,6 +95,12 @@ _PROSE_LINK_RATIO = 0.3
 #: XenForo and Invision class names) are never a thread's posts.
 _NOISE_BODY_TAGS = frozenset({"pre", "code"})
 _NOISE_TOKEN_SET = frozenset(NOISE_TOKENS)
+#: Attributes besides ``data-*`` that may hold a post's author, time or floor (avatar ``alt``,
+#: link and ``<abbr>`` ``title``, ``<time datetime>``, microdata ``<meta content>``).
+_VALUE_ATTRS = frozenset({"alt", "title", "datetime", "content"})
+_MACHINE_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\d{9,13}$")
+#: Headings: a body-like element inside one is a title, never a post (an editable thread title).
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _NOISE_BODY_PARTS = ("quote_contents", "quotecontent", "bbcodeblock", "signature", "sig_", "spoiler", "ipscode")
 
 
@@ -417,6 +424,34 @@ def _keywords(tokens: list[str]) -> list[str]:
     return [t for t in tokens if len(t) > 1 and not is_stop_word(t)]
 
 
+def _misplaced(body: HtmlElement) -> bool:
+    """Whether a matched body sits in a heading (a thread title) or in a quote or signature
+    block: elements of a post body's kind there are not posts."""
+    return any(
+        a.tag in _HEADINGS or _noise_body(f"{a.tag}." + ".".join((a.get("class") or "").split()))
+        for a in body.iterancestors()
+    )
+
+
+def _refine_body(trees: Sequence[HtmlElement], body: str) -> str:
+    """``body`` narrowed to its parent's locator (``parent > body``) when some of its matches
+    are misplaced (:func:`_misplaced`) and the parents of the others tell them apart; XenForo's
+    signatures and post bodies are both ``div.bbWrapper``, Askbot's title and posts both
+    ``div.js-editable-content``."""
+    found = _select_all(trees, body)
+    bad = {el for el in found if _misplaced(el)}
+    if not bad or len(bad) == len(found):
+        return body
+    good = [el for el in found if el not in bad]
+    parents = Counter(p for p in (el.getparent() for el in good) if p is not None)
+    parent = _generalise(parents, _CLASS_SHARE) if parents else "//"
+    if parent.startswith("//"):
+        return body
+    refined = f"{parent} > {body}"
+    matched = set(_select_all(trees, refined))
+    return refined if set(good) <= matched and not matched & bad else body
+
+
 def _learn_container(
     trees: Sequence[HtmlElement], pages_bodies: list[list[HtmlElement]]
 ) -> tuple[str | None, dict[str, float]]:
@@ -445,16 +480,22 @@ def _learn_container(
                 tops[top] += 1
     if not tops:
         return None, {}
-    locator = _generalise(tops, _CLASS_SHARE)
     n_bodies = sum(len(b) for b in pages_bodies)
-    owned = 0
-    for tree, bodies in zip(trees, pages_bodies):
-        containers = set(select(tree, locator))
-        owners = [next((a for a in b.iterancestors() if a in containers), None) for b in bodies]
-        owned += sum(1 for o in owners if o is not None and owners.count(o) == 1)
-    share = owned / n_bodies if n_bodies else 0.0
-    report = {locator: round(share, 3)}
-    return (locator if share >= 0.9 else None), report
+    report: dict[str, float] = {}
+    # The classes most tops share, else those all of them share: a thread's opening post may
+    # be the only one without a class its replies have (Askbot's div.js-answer).
+    for class_share in (_CLASS_SHARE, 1.0):
+        locator = _generalise(tops, class_share)
+        owned = 0
+        for tree, bodies in zip(trees, pages_bodies):
+            containers = set(select(tree, locator))
+            owners = [next((a for a in b.iterancestors() if a in containers), None) for b in bodies]
+            owned += sum(1 for o in owners if o is not None and owners.count(o) == 1)
+        share = owned / n_bodies if n_bodies else 0.0
+        report[locator] = round(share, 3)
+        if share >= 0.9:
+            return locator, report
+    return None, report
 
 
 def _containers(tree: HtmlElement, rule_body: str, rule_container: str | None) -> list[tuple[HtmlElement, HtmlElement]]:
@@ -507,76 +548,140 @@ def _profile_link(el: HtmlElement) -> bool:
     )
 
 
+def _value_attrs(el: HtmlElement) -> list[str]:
+    """Attributes of ``el`` that may hold a field's value: human-readable ones (``alt``,
+    ``title``), machine-readable ones (``datetime``, microdata ``content``) and ``data-*``."""
+    return [a for a in el.attrib if a in _VALUE_ATTRS or a.startswith("data-")]
+
+
+def _author_like(text: str, element: HtmlElement) -> bool:
+    return (
+        0 < len(text) <= MAX_AUTHOR_CHARS and not _has_block(element) and not find_time(text)
+        and parse_floor(text) is None and not text.replace(" ", "").isdigit()
+        and len(text.split()) <= 4 and not text.endswith(":")
+    )
+
+
+def _field_candidates(
+    per_page: list[list[tuple[HtmlElement, HtmlElement]]],
+) -> tuple[dict[tuple[str, str | None], dict[tuple[int, int], tuple[HtmlElement, str]]], dict[tuple[str, str | None], int]]:
+    """Every place a field could be read in the sample's posts: ``(locator, attribute)`` (``None``:
+    the text) → per post, the element and its value; and each place's first position in a post.
+
+    The container itself is a place too (locator ``.``), for engines that put the author in a
+    ``data-author`` of the post element.
+    """
+    values: dict[tuple[str, str | None], dict[tuple[int, int], tuple[HtmlElement, str]]] = defaultdict(dict)
+    order: dict[tuple[str, str | None], int] = {}
+    for page_index, pairs in enumerate(per_page):
+        for post_index, (container, body) in enumerate(pairs):
+            key = (page_index, post_index)
+            inside_body = set(body.iter())
+            elements = [(-1, container, ["."])]
+            for rank, el in enumerate(container.iterdescendants()):
+                if isinstance(el.tag, str) and el not in inside_body and el.tag not in SKIP_TAGS:
+                    elements.append((rank, el, _relative_locators(el, container)))
+            for rank, el, locators in elements:
+                sources: list[tuple[str | None, str]] = [(a, " ".join((el.get(a) or "").split())) for a in _value_attrs(el)]
+                if rank >= 0:
+                    sources.insert(0, (None, field_text(el)))
+                for loc in locators:
+                    for attr, value in sources:
+                        place = (loc, attr)
+                        if key not in values[place]:  # the first match, as apply_rule takes it
+                            values[place][key] = (el, value)
+                            order.setdefault(place, rank)
+    return values, order
+
+
+def _agreement(
+    candidates: dict[tuple[str, str | None], dict[tuple[int, int], tuple[HtmlElement, str]]],
+) -> dict[tuple[str, str | None], float]:
+    """Per author place, the share of its values that another element of the same post also
+    gives (the name in a profile link, an avatar's ``alt``, a ``data-author``): a user's name
+    is repeated around a post, a user title or a button label is not."""
+    holders: dict[tuple[int, int, str], set[int]] = defaultdict(set)
+    for found in candidates.values():
+        for key, (el, value) in found.items():
+            holders[(*key, value)].add(id(el))
+    return {
+        place: sum(len(holders[(*key, value)] - {id(el)}) > 0 for key, (el, value) in found.items()) / len(found)
+        for place, found in candidates.items()
+    }
+
+
 def _learn_fields(
     trees: list[HtmlElement], rule_body: str, rule_container: str | None, min_coverage: float
-) -> tuple[dict[str, str | None], dict[str, dict[str, float]]]:
-    """Where author, time and floor sit inside a post container, from the sample's posts."""
-    result: dict[str, str | None] = {"author": None, "time": None, "floor": None}
+) -> tuple[dict[str, tuple[str, str | None] | None], dict[str, dict[str, float]], bool]:
+    """Where author, time and floor sit inside a post container, from the sample's posts: for
+    each, a locator and the attribute its value is read from (``None``: the text); and whether
+    the site's numeric dates are month first (:func:`month_first` of the chosen times)."""
+    result: dict[str, tuple[str, str | None] | None] = {"author": None, "time": None, "floor": None}
     report: dict[str, dict[str, float]] = {}
     per_page = [_containers(tree, rule_body, rule_container) for tree in trees]
     n_posts = sum(len(p) for p in per_page)
     if n_posts < 2:
-        return result, report
-    # values[locator] = list of (page index, post index, element)
-    values: dict[str, dict[tuple[int, int], HtmlElement]] = defaultdict(dict)
-    order: dict[str, int] = {}
-    for page_index, pairs in enumerate(per_page):
-        for post_index, (container, body) in enumerate(pairs):
-            inside_body = set(body.iter())
-            for rank, el in enumerate(container.iterdescendants()):
-                if not isinstance(el.tag, str) or el in inside_body or el.tag in SKIP_TAGS:
-                    continue
-                key = (page_index, post_index)
-                for loc in _relative_locators(el, container):
-                    if key not in values[loc]:
-                        values[loc][key] = el
-                        order.setdefault(loc, rank)
-    scored: dict[str, list[tuple[float, int, str]]] = {"author": [], "time": [], "floor": []}
-    for loc, found in values.items():
-        coverage = len(found) / n_posts
-        if coverage < min_coverage:
-            continue
-        texts = {k: field_text(el) for k, el in found.items()}
-        # The selector must pick the same element a later apply_rule would (the first match).
-        author_like = [
-            t for k, t in texts.items()
-            if 0 < len(t) <= MAX_AUTHOR_CHARS and not _has_block(found[k]) and not find_time(t) and parse_floor(t) is None
-            and not t.replace(" ", "").isdigit() and len(t.split()) <= 4 and not t.endswith(":")
-        ]
-        if len(author_like) >= min_coverage * n_posts and len(set(author_like)) > 1:
-            elements = list(found.values())
+        return result, report, False
+    values, order = _field_candidates(per_page)
+    values = {place: found for place, found in values.items() if len(found) >= min_coverage * n_posts}
+    authors = {
+        place: found for place, found in values.items()
+        if sum(_author_like(v, el) for el, v in found.values()) >= min_coverage * n_posts
+        and len({v for _, v in found.values()}) > 1
+    }
+    agreement = _agreement(authors)
+    epoch = datetime(2000, 1, 1)
+    scored: dict[str, list[tuple[float, int, int, tuple[str, str | None]]]] = {"author": [], "time": [], "floor": []}
+    for place, found in values.items():
+        loc, attr = place
+        texts = {k: v for k, (_, v) in found.items()}
+        tie = (attr is None, -order[place])  # text before attributes, then the earliest element
+        if place in authors:
+            elements = [el for el, _ in found.values()]
             linked = sum(1 for el in elements if _profile_link(el)) / len(elements)
-            hinted = bool(_AUTHOR_CLASS_RE.search(loc))
-            score = len(author_like) / n_posts + 0.5 * linked + 0.25 * hinted
-            scored["author"].append((score, -order[loc], loc))
-        timed = [t for t in texts.values() if find_time(t)]
-        attr_timed = [
-            el for el in found.values()
-            if any(find_time(el.get(a) or "") for a in ("datetime", "title", "data-time"))
-        ]
-        n_timed = max(len(timed), len(attr_timed))
-        if n_timed >= min_coverage * n_posts and len(set(timed)) > 1 or (
-            attr_timed and len(attr_timed) >= min_coverage * n_posts
-        ):
-            tightness = sum(len(find_time(t) or "") / max(len(t), 1) for t in timed) / max(len(timed), 1)
-            profile = sum(1 for t in timed if _PROFILE_DATE_RE.search(t)) / max(len(timed), 1)
-            score = n_timed / n_posts + 0.5 * tightness + _chronological(texts) - profile
-            scored["time"].append((score, -order[loc], loc))
+            hinted = bool(_AUTHOR_CLASS_RE.search(loc if attr is None else f"{loc} {attr}"))
+            share = sum(_author_like(v, el) for el, v in found.values()) / n_posts
+            score = share + 0.5 * linked + 0.25 * hinted + 0.5 * agreement[place]
+            scored["author"].append((score, *tie, place))
+        if attr is None:
+            timed = [t for t in texts.values() if find_time(t)]
+            if len(timed) >= min_coverage * n_posts and len(set(timed)) > 1:
+                tightness = sum(len(find_time(t) or "") / max(len(t), 1) for t in timed) / len(timed)
+                profile = sum(1 for t in timed if _PROFILE_DATE_RE.search(t)) / len(timed)
+                score = len(timed) / n_posts + 0.5 * tightness + _chronological(texts) - profile
+                scored["time"].append((score, *tie, place))
+        else:
+            read = {k: read_markup_time(v, now=epoch) for k, v in texts.items()}
+            timed = {k: r[1] for k, r in read.items() if r and r[1] and len(r[0]) >= 0.5 * len(texts[k])}
+            if len(timed) >= min_coverage * n_posts and len(set(timed.values())) > 1:
+                # A value that is a time and nothing else: as tight as a time text can be; a
+                # machine-readable one (ISO 8601, epoch) also says its time zone.
+                machine = sum(bool(_MACHINE_TIME_RE.match(texts[k])) for k in timed) / len(timed)
+                score = len(timed) / n_posts + 0.5 + _chronological(timed) + 0.25 * machine
+                scored["time"].append((score, *tie, place))
         floors = {k: parse_floor(t) for k, t in texts.items()}
-        if sum(f is not None for f in floors.values()) >= min_coverage * n_posts:
+        parsed = sum(f is not None for f in floors.values())
+        if parsed >= min_coverage * n_posts:
             increasing = True
             for page_index in range(len(per_page)):
                 seq = [f for (p, _), f in sorted(floors.items()) if p == page_index and f is not None]
                 if any(b <= a for a, b in zip(seq, seq[1:])):
                     increasing = False
             if increasing:
-                scored["floor"].append((coverage, -order[loc], loc))
+                scored["floor"].append((parsed / n_posts, *tie, place))
     for name, candidates in scored.items():
         if candidates:
             candidates.sort(reverse=True)
-            result[name] = candidates[0][2]
-            report[name] = {loc: round(score, 3) for score, _, loc in candidates[:5]}
-    return result, report
+            result[name] = candidates[0][3]
+            report[name] = {_place_name(place): round(score, 3) for score, _, _, place in candidates[:5]}
+    times = values.get(result["time"], {}) if result["time"] else {}
+    return result, report, month_first([value for _, value in times.values()])
+
+
+def _place_name(place: tuple[str, str | None]) -> str:
+    """``locator`` or ``locator @attribute``, as a rule's report shows a field's place."""
+    loc, attr = place
+    return f"{loc} @{attr}" if attr else loc
 
 
 def _learn_exclusions(
@@ -720,6 +825,7 @@ class KeywordScoringExtractor(BaseEstimator):
         docs = list(unique.values())
         if not docs:
             raise ValueError("no parseable document to learn from")
+        affixes = title_affixes([doc.title for doc in docs])
         rng = check_random_state(self.random_state)
         if len(docs) > self.n_pages:
             picked = rng.choice(len(docs), size=self.n_pages, replace=False)
@@ -758,21 +864,27 @@ class KeywordScoringExtractor(BaseEstimator):
         if not best:
             raise ValueError("no keyword found in the sample pages: nothing to learn a rule from")
         across = Counter(winners)
-        body = min(best, key=lambda loc: (-len(_select_all(trees, loc)), loc))
+        body = _refine_body(trees, min(best, key=lambda loc: (-len(_select_all(trees, loc)), loc)))
         pages_bodies = [select(tree, body) for tree in trees]
         container, container_votes = _learn_container(trees, pages_bodies)
-        fields, field_report = _learn_fields(trees, body, container, self.min_coverage)
+        fields, field_report, month_first_dates = _learn_fields(trees, body, container, self.min_coverage)
         exclude, exclude_votes = _learn_exclusions(trees, body, self.prefix_chars)
         field_report = {"container": dict(container_votes), **field_report}
         if exclude_votes:
             field_report["exclude"] = dict(exclude_votes)
+        places = {name: place or (None, None) for name, place in fields.items()}
         self.rule_ = KsfRule(
             body=body,
             container=container,
-            author=fields["author"],
-            time=fields["time"],
-            floor=fields["floor"],
+            author=places["author"][0],
+            time=places["time"][0],
+            floor=places["floor"][0],
+            author_attr=places["author"][1],
+            time_attr=places["time"][1],
+            floor_attr=places["floor"][1],
             exclude=exclude,
+            month_first=month_first_dates,
+            title_affixes=affixes,
             votes=dict(across.most_common()),
             page_votes=[dict(v.most_common(5)) for v in page_votes],
             field_votes=field_report,

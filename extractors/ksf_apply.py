@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import lxml.etree
 from cssselect import GenericTranslator
 
-from forumcrawl.extractors.dates import read_time
+from forumcrawl.extractors.dates import read_markup_time, read_time
 from forumcrawl.extractors.posts import (
     DEFAULT_EXCLUDE,
     compile_selector,
@@ -49,7 +49,9 @@ __all__ = [
     "selector_tag",
 ]
 
-RULE_VERSION = 1
+#: Version 2 added where a field's value is read (``*_attr``: an attribute instead of the text)
+#: and the site's title affixes; version 1 rules read as version 2 rules without them.
+RULE_VERSION = 2
 
 #: Longest author name and longest field text kept (longer ones are user panels, not fields).
 MAX_AUTHOR_CHARS = 40
@@ -371,7 +373,15 @@ class KsfRule:
     container : str or None
         One element per post holding the body and its header (author, time, floor).
     author, time, floor : str or None
-        Where those fields sit inside the container.
+        Where those fields sit inside the container (``.``: the container itself).
+    author_attr, time_attr, floor_attr : str or None
+        The attribute that holds the field's value (``alt`` of an avatar, ``datetime`` of a
+        ``<time>``, ``data-author`` of the container); ``None``: the element's text.
+    month_first : bool
+        The site writes numeric dates month first (``10-30-2026``), learned from its times.
+    title_affixes : list of str
+        The site's name as its pages' ``<title>`` carries it around the thread title
+        (``" | Workbench Community"``), removed from a page's ``<title>`` to find its title.
     exclude : list of str
         Elements inside a body that are not the post's own words (quotes, signatures, notices),
         in addition to the generic ones of ``forumcrawl.extractors.posts.DEFAULT_EXCLUDE``.
@@ -390,7 +400,12 @@ class KsfRule:
     author: str | None = None
     time: str | None = None
     floor: str | None = None
+    author_attr: str | None = None
+    time_attr: str | None = None
+    floor_attr: str | None = None
     exclude: list[str] = field(default_factory=list)
+    month_first: bool = False
+    title_affixes: list[str] = field(default_factory=list)
     votes: dict[str, int] = field(default_factory=dict)
     page_votes: list[dict[str, int]] = field(default_factory=list)
     field_votes: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -401,9 +416,11 @@ class KsfRule:
     @property
     def rule_id(self) -> str:
         """Short digest of the selectors: two rules that extract alike share an id."""
-        key = json.dumps(
-            [self.body, self.container, self.author, self.time, self.floor, sorted(self.exclude)]
-        )
+        fields: list[Any] = [self.body, self.container, self.author, self.time, self.floor, sorted(self.exclude)]
+        attrs = [self.author_attr, self.time_attr, self.floor_attr]
+        if any(attrs) or self.title_affixes or self.month_first:  # version 1 rules keep their ids
+            fields += [attrs, self.title_affixes, self.month_first]
+        key = json.dumps(fields)
         return hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
 
     def to_dict(self) -> dict[str, Any]:
@@ -437,7 +454,10 @@ class KsfRule:
         for name in ("body", "container", "author", "time", "floor"):
             value = getattr(self, name)
             if value:
-                parts.append(f"  {name:9} {value}")
+                attr = getattr(self, f"{name}_attr", None)
+                parts.append(f"  {name:9} {value}" + (f" @{attr}" if attr else ""))
+        if self.title_affixes:
+            parts.append(f"  title     without {' / '.join(map(repr, self.title_affixes))}")
         if self.exclude:
             parts.append(f"  exclude   {', '.join(self.exclude)}")
         return "\n".join(parts)
@@ -470,22 +490,36 @@ def field_text(el: HtmlElement) -> str:
     return " ".join(text.split())[:_MAX_FIELD_CHARS]
 
 
-def _time_of(el: HtmlElement | None, now: datetime) -> tuple[str | None, str | None]:
+def _time_of(el: HtmlElement | None, now: datetime, month_first: bool) -> tuple[str | None, str | None]:
     """``(published, published_raw)`` from a time element (its text, else its title/datetime)."""
     if el is None:
         return None, None
-    found = read_time(field_text(el), now=now)
+    found = read_time(field_text(el), now=now, month_first=month_first)
     if len(el):
         carriers = _TIME_ATTRS_XPATH(el)
     else:  # a leaf (most time elements): its own attributes, without an XPath call
         carriers = [el] if any(el.get(attr) is not None for attr in _TIME_ATTRS) else []
     for attr_el in carriers:
         for attr in _TIME_ATTRS:
-            exact = read_time(attr_el.get(attr) or "", now=now)
+            exact = read_time(attr_el.get(attr) or "", now=now, month_first=month_first)
             if exact is not None:
                 published = exact[1] or (found[1] if found else None)
                 return published, found[0] if found else attr_el.get(attr)
     return (found[1], found[0]) if found else (None, None)
+
+
+def _attr_time(el: HtmlElement | None, attr: str, now: datetime, month_first: bool) -> tuple[str | None, str | None]:
+    """``(published, published_raw)`` from the attribute a rule names (epoch numbers too)."""
+    found = read_markup_time(el.get(attr) or "", now=now, month_first=month_first) if el is not None else None
+    return (found[1], found[0]) if found else (None, None)
+
+
+def _field_value(template: _Template, container: HtmlElement, selector: str, attr: str | None) -> str:
+    """A field's value: the attribute ``attr`` of its element, else the element's text."""
+    if attr is None:
+        return template.text(container, selector)
+    found = template.find(container, selector)
+    return " ".join((found.get(attr) or "").split())[:_MAX_FIELD_CHARS] if found is not None else ""
 
 
 def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None) -> list[Post]:
@@ -519,13 +553,16 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
         floor = None
         if container is not None:
             if rule.author:
-                author = template.text(container, rule.author)[:MAX_AUTHOR_CHARS] or None
-            if rule.time:
-                published, raw = _time_of(template.find(container, rule.time), now)
+                author = _field_value(template, container, rule.author, rule.author_attr)[:MAX_AUTHOR_CHARS] or None
+            if rule.time and rule.time_attr:
+                published, raw = _attr_time(template.find(container, rule.time), rule.time_attr, now, rule.month_first)
+            elif rule.time:
+                published, raw = _time_of(template.find(container, rule.time), now, rule.month_first)
             else:
-                raw, published = read_time(_header_text(container, parts[0]), now=now) or (None, None)
+                header = _header_text(container, parts[0])
+                raw, published = read_time(header, now=now, month_first=rule.month_first) or (None, None)
             if rule.floor:
-                floor = parse_floor(template.text(container, rule.floor))
+                floor = parse_floor(_field_value(template, container, rule.floor, rule.floor_attr))
         posts.append(
             Post(
                 floor=floor if floor is not None else position,

@@ -6,7 +6,8 @@ format), so that every figure is computed the same way:
 - text: bag-of-tokens precision, recall and F1 per page; tokens are single CJK characters (kana
   and hangul too) and lower-cased runs of letters/digits;
 - posts: a gold post is found when an unused predicted post has token F1 >= 0.8 with it; post
-  precision = found / predicted, recall = found / gold; author and date of every matched post;
+  precision = found / predicted, recall = found / gold; author, date and floor (exact number,
+  where the gold has one) of every matched post;
 - fields: title and author exact after whitespace/case normalisation; date: the gold's
   ``YYYY-MM-DD`` appears in the predicted ``published``;
 - ``kind``: how many non-content pages (listings, products …) the predictions export as content.
@@ -74,6 +75,7 @@ METRICS = (
     "posts_f1",
     "post_author",
     "post_date",
+    "post_floor",
 )
 
 # Characters scored one by one: CJK ideographs (with 々〆〇), kana (full and half width) and hangul,
@@ -295,6 +297,7 @@ def _score_posts(
     prf = _prf(found, len(pred_posts), len(gold_posts))
     authors: list[float] = []
     dates: list[float] = []
+    floors: list[float] = []
     for gold_post, index in zip(gold_posts, matches):
         if index is None:
             continue
@@ -305,12 +308,15 @@ def _score_posts(
             authors.append(author)
         if date is not None:
             dates.append(date)
+        if gold_post.get("floor") is not None:
+            floors.append(float(pred_post.get("floor") == gold_post["floor"]))
     score.metrics.update(
         posts_precision=prf.precision,
         posts_recall=prf.recall,
         posts_f1=prf.f1,
         post_author=statistics.fmean(authors) if authors else None,
         post_date=statistics.fmean(dates) if dates else None,
+        post_floor=statistics.fmean(floors) if floors else None,
     )
     score.posts_found, score.posts_predicted, score.posts_gold = (
         found,
@@ -520,6 +526,7 @@ _COLUMNS = (
     ("posts R", "posts_recall", "mean"),
     ("p.auth", "post_author", "mean"),
     ("p.date", "post_date", "mean"),
+    ("p.floor", "post_floor", "mean"),
 )
 
 

@@ -10,6 +10,7 @@ the spider decides when to call :meth:`SiteLearner.learn` and runs it off the re
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import time
@@ -18,6 +19,7 @@ from datetime import datetime
 from typing import Protocol
 
 from forumcrawl.document import Document, site_of
+from forumcrawl.extractors.fields import title_affixes
 from forumcrawl.extractors.ksf import KeywordScoringExtractor
 from forumcrawl.extractors.navigation import ThreadIdentity, page_flips
 from forumcrawl.extractors.topic import learn_topic_rule
@@ -285,10 +287,13 @@ class SiteLearner:
         except Exception:  # as above: fall back to the generic cascade
             logger.exception("learning the extraction rule of %s failed", model.site)
         else:
-            logger.info("extraction rule of %s: %s", model.site, ksf.rule_)
+            # The site's title affixes from every thread page at hand: in five, one thread's
+            # pages could pass for the site.
+            rule = dataclasses.replace(ksf.rule_, title_affixes=title_affixes([d.title for d in topic_docs]))
+            logger.info("extraction rule of %s: %s", model.site, rule)
             return model.with_rule(
                 "ksf",
-                ksf.rule_.to_dict(),
+                rule.to_dict(),
                 pages=[d.url for d in chosen],
                 seconds=round(time.perf_counter() - started, 3),
             )

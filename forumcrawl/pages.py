@@ -66,6 +66,8 @@ class Extraction:
     #: The text's blocks, when the stage has them and there are no posts (``dom``); the value
     #: filter judges them one by one (a block may span several lines).
     blocks: list[str] = field(default_factory=list)
+    #: What the site adds around its titles (learned with its KSF rule), for the page's title.
+    title_affixes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -269,6 +271,9 @@ class Cascade:
                 outcome.errors.append(f"{name}: {exc!r}")
                 continue
             if found is not None and len(_SPACE.sub("", found.text)) >= self.min_chars:
+                rule = model.rules.get("ksf") if model is not None else None
+                if rule and rule.get("title_affixes"):
+                    found.title_affixes = list(rule["title_affixes"])
                 if self.value is not None:
                     found, outcome.value = self.value.apply(doc, found)
                 outcome.extraction = found
@@ -285,7 +290,7 @@ def thread_item(doc: Document, extraction: Extraction, *, now: datetime | None =
     """A :class:`ForumThread` from a page and what the cascade extracted from it."""
     now = now or datetime.now(timezone.utc)
     tree = doc.tree
-    page_title = fields.title(tree) or doc.title or None
+    page_title = fields.title(tree, extraction.title_affixes) or doc.title or None
     first = extraction.posts[0] if extraction.posts else None
     return ForumThread(
         url=doc.url,
@@ -315,7 +320,7 @@ def article_item(doc: Document, extraction: Extraction, *, now: datetime | None 
     return Article(
         url=doc.url,
         site=doc.site or None,
-        title=fields.title(tree) or doc.title or None,
+        title=fields.title(tree, extraction.title_affixes) or doc.title or None,
         author=meta.author or (first.author if first else None),
         published=_published(raw_date, now),
         published_raw=raw_date,

@@ -376,7 +376,7 @@ def test_random_samples_learn_the_same_rule(forum: list[Document]) -> None:
 # ------------------------------------------------------------------------- the mock forum (HTTP)
 
 
-@pytest.mark.parametrize("family", ["discuz", "phpbb", "static"])
+@pytest.mark.parametrize("family", ["discuz", "phpbb", "static", "xenforo", "discourse", "modern"])
 def test_mock_forum_family_over_http(family: str) -> None:
     import urllib.request
 
