@@ -143,9 +143,21 @@ def url_numbers(url: str, words: frozenset[tuple[int, str]] = frozenset()) -> di
     return out
 
 
-def _root(url: str) -> str:
-    """The first path segment of a URL with its numbers as ``#`` (``showthread.php``, ``t``)."""
-    return re.sub(r"\d+", "#", urlsplit(url).path.lstrip("/").split("/", 1)[0])
+def _shape(url: str, first: bool = True) -> str:
+    """A URL path's shape: its first segment with numbers as ``#`` (``showthread.php``; masked
+    like the others when not ``first``), then per segment ``*`` for words (a slug, ``latest``)
+    followed by ``#`` when it ends with a number (``<slug>.781``, ``page-2``), ``#`` for a number
+    alone; a trailing ``/`` does not count."""
+    segments = unquote(urlsplit(url).path).rstrip("/").split("/")[1:]
+    out = []
+    for i, segment in enumerate(segments):
+        if i == 0 and first:
+            out.append(re.sub(r"\d+", "#", segment))
+            continue
+        blocks = [b for b in _BLOCK_SPLIT.split(segment) if b]
+        words = any(not b.isdigit() for b in blocks)
+        out.append(("*" if words else "") + ("#" if blocks and blocks[-1].isdigit() else ""))
+    return "/".join(out)
 
 
 def _query_names(url: str) -> set[str]:
@@ -311,8 +323,9 @@ class ThreadIdentity(BaseEstimator):
     allowed_ : positions a canonical thread page URL may carry numbers at.
     params_ : query parameters a canonical thread page URL may carry (``goto=nextnewest`` or
         ``view=print`` make a variant: page-flip links never carry them).
-    roots_ : first path segments (numbers as ``#``) of canonical thread page URLs:
-        ``printthread.php?t=5`` is not the page ``showthread.php?t=5`` of its thread.
+    shapes_ : path shapes (:func:`_shape`) of canonical thread page URLs, from the page flips
+        and their first pages: ``printthread.php?t=5`` is not the page ``showthread.php?t=5``,
+        nor ``/threads/<slug>.5/latest`` the page ``/threads/<slug>.5/``.
     words_ : template words of path segments (see :func:`url_numbers`).
     """
 
@@ -374,14 +387,25 @@ class ThreadIdentity(BaseEstimator):
             k for u in (u for u, _ in flip_list) or urls for k in _query_names(u)
         )
         total = len(flip_list) or len(urls)
-        roots: Counter[str] = Counter(_root(u) for u in (u for u, _ in flip_list) or urls)
-        self.roots_ = frozenset(r for r, c in roots.items() if flip_list or 2 * c >= total)
         self.params_ = frozenset(
             n for n, c in names.items() if flip_list or 2 * c >= total
         ) | {p[1] for p in self.allowed_ if p[0] == "q"}
+        self.slash_ = False
+        self.shapes_: frozenset[str] = frozenset()
+        canonical = [u for u, _ in flip_list] or urls
+        # A first segment that varies between threads (a board's slug at the root) is a name.
+        self.first_ = len({urlsplit(u).path.strip("/").split("/")[0] for u in canonical}) < 3
+        if flip_list:
+            firsts = [self.first_page(u) for u, _ in flip_list]
+            self.shapes_ = frozenset(
+                _shape(u, self.first_) for u in [*(u for u, _ in flip_list), *firsts] if u
+            )
+        else:
+            shapes = Counter(_shape(u, self.first_) for u in urls)
+            self.shapes_ = frozenset(s for s, c in shapes.items() if 2 * c >= len(urls))
         bare = [
             u for u, nums in zip(urls, numbers)
-            if self.page_position_ not in nums and set(nums) <= self.allowed_
+            if self.page_position_ not in nums and self.key(u).canonical
         ]
         self.slash_ = 2 * sum(urlsplit(u).path.endswith("/") for u in bare) > len(bare)
         return self
@@ -437,7 +461,7 @@ class ThreadIdentity(BaseEstimator):
             ident is None
             or any(p not in self.allowed_ for p in nums)
             or any(n not in self.params_ for n in _query_names(canonical))
-            or (self.roots_ and _root(canonical) not in self.roots_)
+            or (self.shapes_ and _shape(canonical, self.first_) not in self.shapes_)
         ):
             return ThreadKey(ident, None)
         if self.page_position_ is None or self.page_position_ not in nums:
@@ -507,7 +531,8 @@ class ThreadIdentity(BaseEstimator):
             "words": sorted([i, w] for i, w in self.words_),
             "slash": self.slash_,
             "params": sorted(self.params_),
-            "roots": sorted(self.roots_),
+            "shapes": sorted(self.shapes_),
+            "first_segment": self.first_,
         }
 
     @classmethod
@@ -525,7 +550,8 @@ class ThreadIdentity(BaseEstimator):
         identity.allowed_ = frozenset(_position_from_json(p) for p in data.get("allowed", ()))
         identity.words_ = frozenset((int(i), str(w)) for i, w in data.get("words", ()))
         identity.slash_ = bool(data.get("slash", False))
-        identity.roots_ = frozenset(str(r) for r in data.get("roots", ()))
+        identity.shapes_ = frozenset(str(r) for r in data.get("shapes", ()))
+        identity.first_ = bool(data.get("first_segment", True))
         identity.params_ = frozenset(str(n) for n in data.get("params", ())) | {
             p[1] for p in identity.allowed_ if p[0] == "q"
         }

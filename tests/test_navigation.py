@@ -77,6 +77,8 @@ def test_xenforo_pages_and_permalinks() -> None:
     assert identity.key("http://x/threads/bar-2.14/page-3#post-5") == ThreadKey("14", 3)
     assert identity.first_page(urls[1]) == "http://x/threads/hello-world.12/"
     assert identity.first_page(urls[3]) is None
+    # Another page of the thread by name (the last one): a variant, not page 1.
+    assert identity.key("http://x/threads/foo.13/latest") == ThreadKey("13", None)
 
 
 def test_offsets_and_post_ids_of_phpbb() -> None:
