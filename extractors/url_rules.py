@@ -531,6 +531,14 @@ class UrlResolver(BaseEstimator):
         width = max(present, default=0)
         # A slug may be one word long, whatever lengths the sample happened to show.
         slug_from = 1 if present and min(present) < width else None
+        # Three or more words joined by ``-``/``_`` and no number are a name (a board's slug)
+        # however alike their lengths in the sample: ``using-debian-shi-yong-debian``.
+        if slug_from is None and not query and width >= 3 and all(
+            s is None
+            or (all(not b.isdigit() and b for b in s.blocks) and set(s.seps[1:]) <= {"-", "_"})
+            for s in segments
+        ):
+            slug_from = 1
         blocks: list[BlockRule] = []
         seps: list[str] = []
         for i in range(width):
