@@ -17,17 +17,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate the URLs, then append them to ``<prefix>:<spider>_redis:seeds`` and allow their sites."""
+    """Validate the URLs, then append them to ``<spider>_redis:start_urls`` and allow their sites."""
     from forumcrawl.cli import CommandError
     from forumcrawl.document import site_of
-    from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, connect, push_seeds
+    from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, connect, push_seeds, redis_url_from_settings
     from forumcrawl.runner import project_settings
     from forumcrawl.spiders.base import parse_start_urls
 
     settings = project_settings()
-    url = args.redis_url or settings.get("FORUMCRAWL_REDIS_URL")
+    url = args.redis_url or redis_url_from_settings(settings)
     if not url:
-        raise CommandError("give --redis-url or set FORUMCRAWL_REDIS_URL")
+        raise CommandError("give --redis-url or set FORUMCRAWL_REDIS_URL (or REDIS_URL)")
     spider = args.spider if args.spider.endswith("_redis") else f"{args.spider}_redis"
     if spider not in {"forum_redis", "news_redis"}:
         raise CommandError(f"unknown spider {args.spider!r}: forum or news")
@@ -35,8 +35,8 @@ def run(args: argparse.Namespace) -> int:
         urls = parse_start_urls(",".join(args.urls))
     except ValueError as exc:
         raise CommandError(str(exc)) from exc
-    keys = ClusterKeys(settings["FORUMCRAWL_REDIS_PREFIX"], spider)
-    client = connect(url)
+    keys = ClusterKeys.from_settings(settings, spider)
+    client = connect(url, settings.getdict("REDIS_PARAMS"))
     try:
         if args.reset:
             client.delete(*keys.all())
