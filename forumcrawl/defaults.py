@@ -62,7 +62,7 @@ FORUMCRAWL_REDIS_URL: str = ""
 #: Prefix of every Redis key of forumcrawl (``<prefix>:<spider>:queue``, ``<prefix>:rules:<site>``).
 FORUMCRAWL_REDIS_PREFIX: str = "forumcrawl"
 #: Requests a worker leases per round trip, ahead of need (its Redis calls run in their own thread).
-FORUMCRAWL_REDIS_BATCH: int = 8
+FORUMCRAWL_REDIS_BATCH: int = 16
 #: Seconds a popped request stays leased without renewal; a dead worker's requests return after it.
 FORUMCRAWL_REDIS_LEASE_SECONDS: float = 120.0
 #: Seconds a learning lock lasts, so a learner that died frees its site for another worker.

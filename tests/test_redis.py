@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from scrapy import Spider
 
+from forumcrawl.cli import main
+from forumcrawl.document import site_of
 from forumcrawl.redis.keys import ClusterKeys
 from forumcrawl.redis.queue import LeasedQueue, Push
 from forumcrawl.redis.rules import RedisRuleStore
@@ -146,7 +148,7 @@ def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_serv
     assert learned([f for _, f in workers]) == 1, "the rules must be learned once"
 
 
-def test_scrapy_redis_style_seed_and_workers_match_an_embedded_crawl(tmp_path, redis_server, forum_servers):
+def test_scrapy_redis_style_seed_and_workers_match_an_embedded_crawl(tmp_path, redis_server, forum_servers, capsys):
     """``redis-cli LPUSH forum_redis:start_urls URL`` and workers given only scrapy-redis's REDIS_URL."""
     server = forum_servers["discuz"]
     truth = server.truth
@@ -175,6 +177,11 @@ def test_scrapy_redis_style_seed_and_workers_match_an_embedded_crawl(tmp_path, r
     assert cluster["item_scraped_count"] == len(items), "the cluster's stats sum the workers'"
     pages = sum(s["response_received_count"] for s in stats)
     assert max(s["forumcrawl/redis/roundtrips"] for s in stats) <= 4 * pages
+    assert main(["cluster", "status", "forum", "--redis-url", redis_url(redis_server)]) == 0
+    status = capsys.readouterr().out
+    assert f"items exported                 {len(items)}" in status
+    assert "frontier                       idle" in status
+    assert f"site {site_of(server.url):<25} rules learned" in status
 
 
 def test_a_worker_waits_for_work_before_closing(tmp_path, redis_server, forum_servers):

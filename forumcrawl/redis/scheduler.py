@@ -288,7 +288,7 @@ class LeasedRedisScheduler(Scheduler):
         """
         if self._busy or self._outage_since is not None or self.queue is None:
             return
-        want = 0 if self._closing or len(self._ready) > self.batch // 2 else self.batch - len(self._ready)
+        want = 0 if self._closing else self.batch - len(self._ready)
         if not (want or status or self._outbox or self._acks):
             return
         outbox, acks = self._outbox, self._acks
