@@ -56,10 +56,13 @@ FORUMCRAWL_DEDUP_ENABLED: bool = True
 FORUMCRAWL_DROP_EMPTY: bool = True
 
 #: ``redis://host:port/db`` or ``unix:///path.sock`` of the cluster's Redis; empty: embedded crawl.
-#: Setting it switches scheduler, dupefilter, seeds, rule store and pipelines to Redis (the add-on).
+#: Setting it (or scrapy-redis's REDIS_URL or REDIS_HOST) switches scheduler, dupefilter, seeds,
+#: rule store, stats and pipelines to Redis (the add-on).
 FORUMCRAWL_REDIS_URL: str = ""
 #: Prefix of every Redis key of forumcrawl (``<prefix>:<spider>:queue``, ``<prefix>:rules:<site>``).
 FORUMCRAWL_REDIS_PREFIX: str = "forumcrawl"
+#: Requests a worker leases per round trip, ahead of need (its Redis calls run in their own thread).
+FORUMCRAWL_REDIS_BATCH: int = 16
 #: Seconds a popped request stays leased without renewal; a dead worker's requests return after it.
 FORUMCRAWL_REDIS_LEASE_SECONDS: float = 120.0
 #: Seconds a learning lock lasts, so a learner that died frees its site for another worker.
@@ -73,5 +76,6 @@ FORUMCRAWL_REDIS_POLL_SECONDS: float = 0.25
 FORUMCRAWL_REDIS_IDLE_CLOSE: float = 3.0
 #: Seconds the seen-URL set lives after its last new URL (0: forever); lets recurring crawls revisit.
 FORUMCRAWL_REDIS_DEDUP_TTL: int = 0
-#: Also append every exported item as JSON to the Redis list ``<prefix>:<spider>:items``.
+#: Also append every exported item as JSON to the Redis list ``<spider>:items`` (REDIS_ITEMS_KEY), as
+#: scrapy-redis's RedisPipeline does (which, when listed in ITEM_PIPELINES, turns this on too).
 FORUMCRAWL_REDIS_ITEMS: bool = False

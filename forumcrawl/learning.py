@@ -345,8 +345,16 @@ class SiteLearner:
         """
         sample = self._sample(site)
         model = sample.model
+        locked: bool | None = None
         try:
             if model is None:
+                return None
+            # Workers sharing a store relearn a drifted site once: the others keep their model.
+            try:
+                locked = self.store.try_lock(site)
+            except OSError as exc:
+                logger.warning("relearning %s without the store's lock: %s", site, exc)
+            if locked is False:
                 return None
             relearned = self._learn_extraction(SiteModel(site=site, rules=dict(model.rules), info=dict(model.info)), list(sample.missed))
             if relearned.rules.get("ksf") == model.rules.get("ksf"):
@@ -355,6 +363,11 @@ class SiteLearner:
             self._publish(sample, relearned)
             return relearned
         finally:
+            if locked:
+                try:
+                    self.store.release(site)
+                except OSError as exc:
+                    logger.warning("could not release the learning lock of %s: %s", site, exc)
             sample.missed.clear()
             sample.miss_count = 0
             sample.relearning = False

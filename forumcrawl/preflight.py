@@ -28,7 +28,7 @@ def check_crawl(spider: str, settings: BaseSettings, spider_args: Mapping[str, s
 
     Types the FORUMCRAWL_* values of ``settings`` in place (as the add-on would).
     """
-    from forumcrawl.redis.keys import REDIS_ERRORS, connect
+    from forumcrawl.redis.keys import REDIS_ERRORS, client_from_settings, redis_url_from_settings
     from forumcrawl.spiders.redis import RedisSiteSpider
 
     try:
@@ -42,11 +42,11 @@ def check_crawl(spider: str, settings: BaseSettings, spider_args: Mapping[str, s
         spidercls(**spider_args)
     except ValueError as exc:
         raise CrawlSetupError(str(exc)) from None
-    url = settings.get("FORUMCRAWL_REDIS_URL")
+    url = redis_url_from_settings(settings)
     if issubclass(spidercls, RedisSiteSpider) and not url:
-        raise CrawlSetupError(f"the {spider} spider needs FORUMCRAWL_REDIS_URL=redis://…")
+        raise CrawlSetupError(f"the {spider} spider needs FORUMCRAWL_REDIS_URL (or REDIS_URL)=redis://…")
     if url:
         try:
-            connect(url).ping()
+            client_from_settings(settings).ping()
         except (*REDIS_ERRORS, ValueError) as exc:
             raise CrawlSetupError(f"Redis at {url} unavailable: {exc}") from None

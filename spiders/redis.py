@@ -1,12 +1,19 @@
 """Cluster variants of the spiders: ``scrapy crawl forum_redis`` / ``news_redis``.
 
-They differ from ``forum``/``news`` in where the work comes from: seeds are taken from the Redis
-list ``<prefix>:<spider>:seeds`` (``forumcrawl push forum URL…``, or ``-a start=`` which pushes
-first), and the sites whose links are followed are the cluster's set ``<prefix>:<spider>:sites``,
-so a worker follows links of pages that another worker's seed led to. Separate spider names (rather
-than a switch inside ``forum``) keep the embedded spiders' contract intact: ``forum`` always needs
-``-a start=``, a Redis spider never does. They need FORUMCRAWL_REDIS_URL (which also switches the
-scheduler, dupefilter, rule store and pipelines, see :mod:`forumcrawl.addon`).
+They take their work as scrapy-redis's RedisSpider does: seeds are the Redis list
+``<spider>:start_urls`` (REDIS_START_URLS_KEY, or the spider's ``redis_key``; a SET with
+REDIS_START_URLS_AS_SET), each a URL or scrapy-redis's JSON (``{"url": …, "meta": …}``,
+:meth:`make_request_from_data`), pushed by ``redis-cli LPUSH forum_redis:start_urls URL``,
+``forumcrawl push forum URL…`` or ``-a start=`` (which pushes first). Unlike RedisSpider, a worker
+does not crawl the seeds it reads: it moves them into the shared frontier (deduplicated) and then
+deletes them, in one round trip, so a worker that dies holding seeds loses none and the seeds are
+spread over the workers like any request. Links are followed within the cluster's sites
+(``<prefix>:<spider>:sites``: the seeds' sites), so a worker follows links of pages that another
+worker's seed led to. Separate spider names (rather than a switch inside ``forum``) keep the
+embedded spiders' contract intact: ``forum`` always needs ``-a start=``, a Redis spider never
+does. They need a Redis URL (FORUMCRAWL_REDIS_URL or REDIS_URL), which also switches the
+scheduler, dupefilter, rule store, stats and pipelines (see :mod:`forumcrawl.addon`). Their Redis
+calls run in threads.
 
 Each page's response is marked for :class:`~forumcrawl.redis.middleware.LeaseAckMiddleware`: a
 page held until its site's rules exist keeps its lease until the response whose callback exported
@@ -15,6 +22,7 @@ the held pages is acknowledged, so a worker killed before or during learning los
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -25,11 +33,19 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response
+from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.reactor import CallLaterOnce
+from scrapy_redis.spiders import RedisMixin
+from scrapy_redis.utils import bytes_to_str, is_dict
+from twisted.internet.defer import Deferred
+from twisted.internet.threads import deferToThread
+from twisted.python.failure import Failure
 
 from forumcrawl.document import Document, site_of
-from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, connect, push_seeds
+from forumcrawl.redis.dupefilter import LeasedDupeFilter
+from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, client_from_settings, push_seeds, redis_url_from_settings
 from forumcrawl.redis.middleware import PARK_META, RELEASE_META
+from forumcrawl.redis.queue import LeasedQueue, Push
 from forumcrawl.redis.scheduler import wake_engine
 from forumcrawl.spiders.base import SiteSpider, parse_start_urls
 from forumcrawl.spiders.forum import ForumSpider
@@ -37,8 +53,6 @@ from forumcrawl.spiders.news import NewsSpider
 
 __all__ = ["ForumRedisSpider", "NewsRedisSpider", "RedisSiteSpider"]
 
-#: Seeds taken from Redis per round trip.
-SEED_BATCH = 100
 #: Seconds between looks at the cluster's queue while a site waits to be learned.
 IDLE_RECHECK = 0.5
 
@@ -50,8 +64,12 @@ class _Released:
     site: str
 
 
-class RedisSiteSpider(SiteSpider):
-    """A :class:`SiteSpider` fed from the cluster's seed list (mix in before a concrete spider)."""
+class RedisSiteSpider(RedisMixin, SiteSpider):
+    """A :class:`SiteSpider` fed from the cluster's start URLs (mix in before a concrete spider).
+
+    scrapy-redis's attributes keep their meaning: ``redis_key`` (default REDIS_START_URLS_KEY),
+    ``redis_batch_size`` (default CONCURRENT_REQUESTS), ``redis_encoding`` (REDIS_ENCODING).
+    """
 
     def __init__(self, start: str | None = None, topic_example: str | None = None, **kwargs: Any) -> None:
         # SiteSpider.__init__ insists on -a start; here seeds may all come from Redis.
@@ -67,53 +85,119 @@ class RedisSiteSpider(SiteSpider):
         # without the per-pattern limit.
         self.sample_per_pattern = 0
         self._empty_since: float | None = None
+        self._queued: int | None = None
+        self._counting: Deferred[Any] | None = None
+        self._moving: Deferred[Any] | None = None
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> RedisSiteSpider:
-        url = crawler.settings.get("FORUMCRAWL_REDIS_URL")
-        if not url:
-            raise ValueError(f"the {cls.name} spider needs -s FORUMCRAWL_REDIS_URL=redis://…")
+        settings = crawler.settings
+        if not redis_url_from_settings(settings):
+            raise ValueError(f"the {cls.name} spider needs -s FORUMCRAWL_REDIS_URL=redis://… (or REDIS_URL)")
         spider = super().from_crawler(crawler, *args, **kwargs)
         assert isinstance(spider, RedisSiteSpider)
-        spider.redis = connect(url)
-        spider.keys = ClusterKeys(crawler.settings["FORUMCRAWL_REDIS_PREFIX"], spider.name)
-        crawler.signals.connect(spider.take_new_seeds, signal=signals.spider_idle)
+        keys = ClusterKeys.from_settings(settings, spider.name)
+        if spider.redis_key:
+            keys = dataclasses.replace(keys, start_urls_template=spider.redis_key)
+        spider.keys = keys
+        spider.redis_key = keys.seeds
+        spider.redis_batch_size = int(spider.redis_batch_size or settings.getint("CONCURRENT_REQUESTS"))
+        spider.redis_encoding = spider.redis_encoding or settings.get("REDIS_ENCODING") or "utf-8"
+        spider.server = client_from_settings(settings)
+        spider.frontier = LeasedQueue(
+            spider.server,
+            spider,
+            keys.queue,
+            leases_key=keys.leases,
+            dupefilter_key=keys.seen,
+            seeds_key=keys.seeds,
+            dedup_ttl=settings.getint("FORUMCRAWL_REDIS_DEDUP_TTL"),
+        )
+        crawler.signals.connect(spider.spider_idle, signal=signals.spider_idle)
         return spider
 
-    def refresh_sites(self) -> None:
+    def make_request_from_data(self, data: bytes) -> scrapy.Request | list[scrapy.Request]:
+        """A seed as scrapy-redis reads it: its JSON format, or a plain URL (what ``redis-cli
+        LPUSH`` users push, which scrapy-redis 0.9 still accepts with a deprecation warning)."""
+        text = bytes_to_str(data, self.redis_encoding).strip()
+        if is_dict(text):
+            return super().make_request_from_data(data)
+        return scrapy.Request(text, callback=self.parse)
+
+    def _seed_requests(self, taken: list[bytes]) -> list[scrapy.Request]:
+        requests: list[scrapy.Request] = []
+        for data in taken:
+            try:
+                made = self.make_request_from_data(data)
+            except (ValueError, TypeError) as exc:
+                self.logger.warning("dropped seed %r: %s", data[:200], exc)
+                continue
+            requests.extend(made if isinstance(made, list) else [made])
+        return requests
+
+    def move_seeds(self) -> int:
+        """Move a batch of waiting seeds into the frontier (blocking: runs in a thread); how many."""
+        taken = self.frontier.peek_seeds(self.redis_batch_size, as_set=self.keys.seeds_as_set)
+        if not taken:
+            return 0
+        requests = self._seed_requests(taken)
+        entries = [
+            Push(self.frontier.encode(r), -r.priority, self.dupefilter.request_fingerprint(r)) for r in requests
+        ]
+        sites = {site_of(r.url) for r in requests}
+        self.frontier.move_seeds(entries, taken, as_set=self.keys.seeds_as_set, sites_key=self.keys.sites, sites=sites)
+        self.sites |= sites
+        return len(taken)
+
+    def _seeds_moved(self, result: int | Failure) -> None:
+        self._moving = None
+        if isinstance(result, Failure):
+            if not result.check(*REDIS_ERRORS):
+                self.logger.error("could not move seeds: %s", result.getTraceback())
+            else:
+                self.logger.warning("could not move seeds: %s", result.value)
+        elif result:
+            self.logger.info("moved %d seeds from %s into the frontier", result, self.keys.seeds)
+            self._inc("redis/seeds", result)
+            wake_engine(self.crawler)
+
+    def _read_sites(self) -> set[str]:
+        return {s.decode("utf-8") for s in self.server.smembers(self.keys.sites)}
+
+    async def refresh_sites(self) -> None:
         """Add the cluster's sites (other workers' seeds) to the sites whose links are followed."""
         try:
-            self.sites |= {s.decode("utf-8") for s in self.redis.smembers(self.keys.sites)}
+            self.sites |= await maybe_deferred_to_future(deferToThread(self._read_sites))
         except REDIS_ERRORS as exc:
             self.logger.warning("could not read the cluster's sites: %s", exc)
 
-    def take_seeds(self) -> list[scrapy.Request]:
-        """Requests for the seeds waiting in Redis (each seed goes to one worker)."""
-        urls: list[str] = []
-        try:
-            while batch := self.redis.lpop(self.keys.seeds, SEED_BATCH):
-                urls.extend(u.decode("utf-8") for u in batch)
-        except REDIS_ERRORS as exc:
-            self.logger.warning("could not read seeds: %s", exc)
-        if urls:
-            self.refresh_sites()
-            self.sites |= {site_of(u) for u in urls}
-        return [scrapy.Request(u, callback=self.parse) for u in urls]
-
     async def start(self) -> AsyncIterator[scrapy.Request]:
+        """Push ``-a start`` seeds, then move waiting seeds into the frontier; the scheduler brings
+        them back to whichever worker leases them, so nothing is yielded here."""
+        # the crawler's fingerprinter exists once the crawl has started
+        self.dupefilter = LeasedDupeFilter(self.server, self.keys.seen, self.crawler.request_fingerprinter)
         if self.start_urls:
-            push_seeds(self.redis, self.keys, self.start_urls, sorted(self.sites))
-        for request in self.take_seeds():
-            yield request
+            await maybe_deferred_to_future(
+                deferToThread(push_seeds, self.server, self.keys, self.start_urls, sorted(self.sites))
+            )
+        self._start_moving()
+        return
+        yield  # an async generator (Scrapy's start contract) that has nothing to yield
 
-    def take_new_seeds(self) -> None:
-        """On spider_idle: seeds pushed during the crawl are crawled too."""
-        requests = self.take_seeds()
-        for request in requests:
-            self.crawler.engine.crawl(request)
-        if requests:
+    def _start_moving(self) -> None:
+        self._moving = deferToThread(self.move_seeds)
+        self._moving.addBoth(self._seeds_moved)
+
+    def spider_idle(self) -> None:
+        """On spider_idle (scrapy-redis's hook): seeds pushed during the crawl are moved too.
+
+        A move in flight keeps the spider open; once it is done, the scheduler's view of the
+        cluster (which counts waiting seeds) decides.
+        """
+        if self._moving is not None:
             raise DontCloseSpider
+        self._start_moving()
 
     def learn_pending_sites(self) -> None:
         """On spider_idle: learn from a partial sample only once the cluster is out of pages.
@@ -131,17 +215,19 @@ class RedisSiteSpider(SiteSpider):
             raise DontCloseSpider
         super().learn_pending_sites()
 
+    def _counted(self, result: int | Failure) -> None:
+        self._counting = None
+        # during an outage the scheduler reports it; the queue then counts as not empty
+        self._queued = None if isinstance(result, Failure) else int(result)
+
     def _queue_empty_for(self) -> float:
         """Seconds the cluster's queue has been seen empty (0 while it holds requests, or when
-        Redis cannot be read)."""
-        try:
-            queued = self.redis.zcard(self.keys.queue)
-        except REDIS_ERRORS as exc:
-            # every recheck during an outage; the scheduler reports the outage itself
-            self.logger.debug("could not read the cluster's queue: %s", exc)
-            queued = None
+        Redis cannot be read); the count is refreshed in a thread for the next call."""
+        if self._counting is None:
+            self._counting = deferToThread(self.server.zcard, self.keys.queue)
+            self._counting.addBoth(self._counted)
         now = time.monotonic()
-        if queued != 0:
+        if self._queued != 0:
             self._empty_since = None
             return 0.0
         if self._empty_since is None:
@@ -181,7 +267,7 @@ class RedisSiteSpider(SiteSpider):
 
     async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
         if site_of(response.url) not in self.sites:
-            self.refresh_sites()
+            await self.refresh_sites()
         async for value in self._marked(response, super().parse(response, **kwargs)):
             yield value
 

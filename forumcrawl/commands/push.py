@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import redis
+
+    from forumcrawl.redis.keys import ClusterKeys
 
 NAME = "push"
 HELP = "push start URLs to the Redis seed list of a cluster spider (forum, news, forum_redis, news_redis)"
@@ -16,27 +22,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reset", action="store_true", help="first delete the spider's queue, leases, seen set and items")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Validate the URLs, then append them to ``<prefix>:<spider>_redis:seeds`` and allow their sites."""
+def cluster_of(args: argparse.Namespace) -> tuple[str, ClusterKeys, redis.Redis]:
+    """The Redis URL, keys and client of ``args.spider``'s cluster (``--redis-url`` or the settings)."""
     from forumcrawl.cli import CommandError
-    from forumcrawl.document import site_of
-    from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, connect, push_seeds
+    from forumcrawl.redis.keys import ClusterKeys, connect, redis_url_from_settings
     from forumcrawl.runner import project_settings
-    from forumcrawl.spiders.base import parse_start_urls
 
     settings = project_settings()
-    url = args.redis_url or settings.get("FORUMCRAWL_REDIS_URL")
+    url = args.redis_url or redis_url_from_settings(settings)
     if not url:
-        raise CommandError("give --redis-url or set FORUMCRAWL_REDIS_URL")
+        raise CommandError("give --redis-url or set FORUMCRAWL_REDIS_URL (or REDIS_URL)")
     spider = args.spider if args.spider.endswith("_redis") else f"{args.spider}_redis"
     if spider not in {"forum_redis", "news_redis"}:
         raise CommandError(f"unknown spider {args.spider!r}: forum or news")
+    return url, ClusterKeys.from_settings(settings, spider), connect(url, settings.getdict("REDIS_PARAMS"))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate the URLs, then append them to ``<spider>_redis:start_urls`` and allow their sites."""
+    from forumcrawl.cli import CommandError
+    from forumcrawl.document import site_of
+    from forumcrawl.redis.keys import REDIS_ERRORS, push_seeds
+    from forumcrawl.spiders.base import parse_start_urls
+
+    url, keys, client = cluster_of(args)
     try:
         urls = parse_start_urls(",".join(args.urls))
     except ValueError as exc:
         raise CommandError(str(exc)) from exc
-    keys = ClusterKeys(settings["FORUMCRAWL_REDIS_PREFIX"], spider)
-    client = connect(url)
     try:
         if args.reset:
             client.delete(*keys.all())

@@ -1,7 +1,8 @@
 """Distributed crawling on one Redis: a leased frontier, shared rules, durable acknowledgement.
 
-Everything here is switched on by ``FORUMCRAWL_REDIS_URL`` through :mod:`forumcrawl.addon`; without
-it forumcrawl stays embedded and never imports redis at crawl time.
+Everything here is switched on by ``FORUMCRAWL_REDIS_URL`` (or scrapy-redis's ``REDIS_URL``/
+``REDIS_HOST``) through :mod:`forumcrawl.addon`, and builds on scrapy-redis's scheduler, queue,
+dupefilter, pipeline and key conventions; without it forumcrawl stays embedded.
 """
 
 from forumcrawl.redis.keys import ClusterKeys, connect

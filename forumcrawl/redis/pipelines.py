@@ -1,15 +1,21 @@
-"""Item pipelines of a cluster: content dedup shared by all workers, and items kept in Redis."""
+"""Item pipelines of a cluster: content dedup shared by all workers, and items kept in Redis.
+
+Both do their Redis call in a thread, never on the reactor.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.misc import load_object
+from scrapy_redis.pipelines import RedisPipeline, default_serialize
+from twisted.internet.threads import deferToThread
 
 from forumcrawl.pipelines.dedup import DedupPipeline, content_fingerprint
-from forumcrawl.redis.keys import ClusterKeys, connect
+from forumcrawl.redis.keys import ClusterKeys, client_from_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -19,7 +25,7 @@ __all__ = ["RedisDedupPipeline", "RedisItemsPipeline"]
 
 def _keys(crawler: Crawler) -> ClusterKeys:
     assert crawler.spider is not None
-    return ClusterKeys(crawler.settings["FORUMCRAWL_REDIS_PREFIX"], crawler.spider.name)
+    return ClusterKeys.from_settings(crawler.settings, crawler.spider.name)
 
 
 class RedisDedupPipeline(DedupPipeline):
@@ -30,19 +36,26 @@ class RedisDedupPipeline(DedupPipeline):
     """
 
     def open_spider(self) -> None:
-        self.client = connect(self.crawler.settings["FORUMCRAWL_REDIS_URL"])
+        self.client = client_from_settings(self.crawler.settings)
         self.key = _keys(self.crawler).contents
 
-    def process_item(self, item: Any) -> Any:
+    async def process_item(self, item: Any) -> Any:
         url = ItemAdapter(item).get("url") or ""
         key = content_fingerprint(item)
         first = self.seen.get(key)
         if first is None:
-            pipe = self.client.pipeline()
-            pipe.hsetnx(self.key, key, url)
-            pipe.hget(self.key, key)
-            _, stored = pipe.execute()
-            first = self.seen[key] = stored.decode("utf-8")
+            first = await maybe_deferred_to_future(deferToThread(self._first_url, key, url))
+        return self._check(first, item, key, url)
+
+    def _first_url(self, key: str, url: str) -> str:
+        pipe = self.client.pipeline()
+        pipe.hsetnx(self.key, key, url)
+        pipe.hget(self.key, key)
+        _, stored = pipe.execute()
+        return str(stored.decode("utf-8"))
+
+    def _check(self, first: str, item: Any, key: str, url: str) -> Any:
+        self.seen[key] = first
         if first != url:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value("forumcrawl/drop/duplicate")
@@ -50,26 +63,30 @@ class RedisDedupPipeline(DedupPipeline):
         return item
 
 
-class RedisItemsPipeline:
-    """Appends each item as JSON to ``<prefix>:<spider>:items`` (FORUMCRAWL_REDIS_ITEMS).
+class RedisItemsPipeline(RedisPipeline):
+    """scrapy-redis's RedisPipeline: each item as JSON appended to REDIS_ITEMS_KEY (``<spider>:items``).
 
-    The append happens before the request is acknowledged, so an item in this list survives the
-    worker; a feed's write buffer does not.
+    On with FORUMCRAWL_REDIS_ITEMS (the add-on also puts it in place of scrapy-redis's own when a
+    project lists that). The append happens before the request is acknowledged, so an item in
+    this list survives the worker; a feed's write buffer does not. Unlike scrapy-redis's, it is
+    built from the crawler (no deprecated ``from_settings``, no ``spider`` argument).
     """
-
-    def __init__(self, crawler: Crawler) -> None:
-        self.crawler = crawler
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisItemsPipeline:
         if not crawler.settings.getbool("FORUMCRAWL_REDIS_ITEMS"):
             raise NotConfigured("FORUMCRAWL_REDIS_ITEMS is off")
-        return cls(crawler)
+        assert crawler.spidercls is not None
+        serialize = crawler.settings.get("REDIS_ITEMS_SERIALIZER")
+        return cls(
+            client_from_settings(crawler.settings),
+            ClusterKeys.from_settings(crawler.settings, crawler.spidercls.name).items,
+            load_object(serialize) if serialize else default_serialize,
+        )
 
-    def open_spider(self) -> None:
-        self.client = connect(self.crawler.settings["FORUMCRAWL_REDIS_URL"])
-        self.key = _keys(self.crawler).items
+    async def process_item(self, item: Any) -> Any:  # type: ignore[override]
+        return await maybe_deferred_to_future(deferToThread(self._push, item))
 
-    def process_item(self, item: Any) -> Any:
-        self.client.rpush(self.key, json.dumps(ItemAdapter(item).asdict(), ensure_ascii=False, default=str))
+    def _push(self, item: Any) -> Any:
+        self.server.rpush(self.key, self.serialize(item))
         return item

@@ -1,24 +1,30 @@
-"""A request frontier in Redis where a popped request is leased, not lost.
+"""scrapy-redis's priority queue where a popped request is leased, not lost.
 
-``pop`` moves a request from the queue ZSET to the leases ZSET scored by a deadline (Redis server
-time, so workers' clocks do not matter); ``ack`` removes it once its results are durable; any lease
-whose deadline passes goes back to the queue, so a killed worker's requests are crawled again
-(at-least-once). Deduplication is part of ``push``: an 8-byte prefix of the crawler's request
-fingerprint is added to a SET, optionally expiring ``dedup_ttl`` seconds after the last new URL so
-a recurring crawl revisits the forum. All commands are scripts, one round trip each (or one per
-pipeline of them), and every call is counted in :attr:`LeasedQueue.roundtrips`.
+Same key (``SCHEDULER_QUEUE_KEY``), same ZSET scored by ``-priority``, same ``push``/``pop``/``len``
+interface as :class:`scrapy_redis.queue.PriorityQueue`, whose pop deletes the request, so a worker
+that dies loses what it popped. Here ``pop`` moves a request to the leases ZSET scored by a
+deadline (Redis server time, so workers' clocks do not matter); ``ack`` removes it once its results
+are durable; any lease whose deadline passes goes back to the queue (at-least-once). Deduplication
+is part of the push script (the dupefilter's SET, optionally expiring ``dedup_ttl`` seconds after
+the last new URL), so testing and queueing a request is atomic and costs no extra round trip.
+:meth:`LeasedQueue.exchange` writes follow-ups, acknowledges and leases a batch in one round trip.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import redis
+from scrapy_redis.queue import PriorityQueue
 
-from forumcrawl.redis.keys import ClusterKeys, connect
+from forumcrawl.redis import serializer as json_serializer
 
-__all__ = ["LeasedQueue", "Push"]
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+
+__all__ = ["Exchange", "LeasedQueue", "Push"]
 
 _NOW = """
 redis.replicate_commands()
@@ -48,17 +54,40 @@ redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
 return 1
 """
 
-# KEYS: queue, leases. ARGV: lease seconds. Returns {member or false, requeued count}.
-_POP = _NOW + _REQUEUE + """
-local top = redis.call('ZPOPMIN', KEYS[1])
-if #top == 0 then return {false, #expired} end
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), top[1])
-return {top[1], #expired}
+# KEYS: queue, leases, seeds. ARGV: lease seconds, how many to lease.
+# Returns {requeued, queued, leased, seeds, member…}: the leased members and the cluster's state.
+_TAKE = _NOW + _REQUEUE + """
+local out = {#expired, 0, 0, 0}
+local n = tonumber(ARGV[2])
+if n > 0 then
+  local top = redis.call('ZPOPMIN', KEYS[1], n)
+  for i = 1, #top, 2 do
+    redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), top[i])
+    out[#out + 1] = top[i]
+  end
+end
+out[2] = redis.call('ZCARD', KEYS[1])
+out[3] = redis.call('ZCARD', KEYS[2])
+local kind = redis.call('TYPE', KEYS[3])['ok']
+if kind == 'list' then out[4] = redis.call('LLEN', KEYS[3])
+elseif kind == 'set' then out[4] = redis.call('SCARD', KEYS[3])
+elseif kind == 'zset' then out[4] = redis.call('ZCARD', KEYS[3]) end
+return out
 """
 
-# KEYS: queue, leases. Returns {queued, leased, requeued}.
-_STATUS = _NOW + _REQUEUE + """
-return {redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[2]), #expired}
+# KEYS: queue, leases. ARGV: members to give back (leases of ours, not crawled).
+_GIVE_BACK = _NOW + """
+local n = 0
+for i = 1, #ARGV do
+  if redis.call('ZREM', KEYS[2], ARGV[i]) == 1 then
+    local ok, req = pcall(cjson.decode, ARGV[i])
+    local score = 0
+    if ok and type(req) == 'table' and tonumber(req['priority']) then score = -tonumber(req['priority']) end
+    redis.call('ZADD', KEYS[1], score, ARGV[i])
+    n = n + 1
+  end
+end
+return n
 """
 
 # KEYS: leases. ARGV: lease seconds, members… (only leases still ours are extended).
@@ -78,57 +107,149 @@ class Push:
     fingerprint: bytes | None
 
 
-class LeasedQueue:
-    """The shared frontier of one spider: queue, leases and seen-set under :class:`ClusterKeys`."""
+@dataclass(frozen=True)
+class Exchange:
+    """What one :meth:`LeasedQueue.exchange` did and saw: new requests, leases, the cluster's state."""
 
-    def __init__(self, url_or_client: str | redis.Redis, keys: ClusterKeys, *, dedup_ttl: int = 0) -> None:
-        self.client = connect(url_or_client)
-        self.keys = keys
+    new: int
+    members: list[str]
+    requeued: int
+    queued: int
+    leased: int
+    seeds: int
+
+    @property
+    def idle(self) -> bool:
+        """No request queued, leased or waiting as a seed anywhere in the cluster."""
+        return not (self.queued or self.leased or self.seeds)
+
+
+class LeasedQueue(PriorityQueue):
+    """The shared frontier of one spider: scrapy-redis's queue key plus leases and the seen SET.
+
+    Built like any scrapy-redis queue (``server, spider, key, serializer``); the serializer is JSON
+    (:mod:`forumcrawl.redis.serializer`) unless one is given.
+    """
+
+    def __init__(
+        self,
+        server: redis.Redis,
+        spider: Spider,
+        key: str,
+        serializer: Any = None,
+        *,
+        leases_key: str,
+        dupefilter_key: str,
+        seeds_key: str = "",
+        dedup_ttl: int = 0,
+    ) -> None:
+        super().__init__(server, spider, key, serializer or json_serializer)
+        self.leases_key = leases_key
+        self.dupefilter_key = dupefilter_key
+        self.seeds_key = seeds_key or f"{self.key}:start_urls"
         self.dedup_ttl = dedup_ttl
-        self.roundtrips = 0
-        self._push = self.client.register_script(_PUSH)
-        self._pop = self.client.register_script(_POP)
-        self._status = self.client.register_script(_STATUS)
-        self._renew = self.client.register_script(_RENEW)
+        self._push = server.register_script(_PUSH)
+        self._take = server.register_script(_TAKE)
+        self._give_back = server.register_script(_GIVE_BACK)
+        self._renew = server.register_script(_RENEW)
 
-    def push(self, entries: Sequence[Push], acks: Iterable[str] = ()) -> int:
-        """Enqueue ``entries`` then acknowledge ``acks``, in one round trip; returns how many were new.
+    def encode(self, request: Request) -> str:
+        """The request as stored (the lease's identity)."""
+        return str(self._encode_request(request))
+
+    def decode(self, member: str) -> Request:
+        """The request stored as ``member``."""
+        return self._decode_request(member)
+
+    def push(self, request: Request) -> None:
+        """scrapy-redis's interface: queue one request, unfiltered."""
+        self.exchange([Push(self.encode(request), -request.priority, None)])
+
+    def pop(self, timeout: float = 0, lease_seconds: float = 120.0) -> Request | None:
+        """scrapy-redis's interface: lease the highest-priority request (``timeout`` is ignored, as there)."""
+        members = self.exchange(want=1, lease_seconds=lease_seconds).members
+        return self.decode(members[0]) if members else None
+
+    def clear(self) -> None:
+        """Forget queued and leased requests."""
+        self.server.delete(self.key, self.leases_key)
+
+    def exchange(
+        self, entries: Sequence[Push] = (), acks: Iterable[str] = (), want: int = 0, lease_seconds: float = 120.0
+    ) -> Exchange:
+        """Enqueue ``entries``, acknowledge ``acks``, lease up to ``want`` requests: one round trip.
 
         Pushes come first so that a request's follow-ups are durable before the request is done.
+        Expired leases are requeued on the way.
         """
         acks = list(acks)
-        if not entries and not acks:
-            return 0
-        pipe = self.client.pipeline(transaction=False)
-        keys = [self.keys.queue, self.keys.leases, self.keys.seen]
+        pipe = self.server.pipeline(transaction=False)
+        keys = [self.key, self.leases_key, self.dupefilter_key]
         for entry in entries:
             fp = entry.fingerprint if entry.fingerprint is not None else b""
             self._push(keys=keys, args=[entry.member, entry.score, fp, self.dedup_ttl], client=pipe)
         if acks:
-            pipe.zrem(self.keys.leases, *acks)
-        self.roundtrips += 1
+            pipe.zrem(self.leases_key, *acks)
+        self._take(keys=[self.key, self.leases_key, self.seeds_key], args=[lease_seconds, want], client=pipe)
         results = pipe.execute()
-        return sum(int(r) for r in results[: len(entries)])
+        requeued, queued, leased, seeds, *members = results[-1]
+        return Exchange(
+            new=sum(int(r) for r in results[: len(entries)]),
+            members=[m.decode("utf-8") for m in members],
+            requeued=int(requeued),
+            queued=int(queued),
+            leased=int(leased),
+            seeds=int(seeds),
+        )
 
-    def pop(self, lease_seconds: float) -> tuple[str | None, int]:
-        """Lease the highest-priority request; also requeues expired leases. ``(member, requeued)``."""
-        self.roundtrips += 1
-        member, requeued = self._pop(keys=[self.keys.queue, self.keys.leases], args=[lease_seconds])
-        return (member.decode("utf-8") if member else None), int(requeued)
+    def peek_seeds(self, count: int, *, as_set: bool = False) -> list[bytes]:
+        """Up to ``count`` waiting seeds, left in place until :meth:`move_seeds` queues them."""
+        if as_set:
+            return list(self.server.srandmember(self.seeds_key, count))
+        return list(self.server.lrange(self.seeds_key, 0, count - 1))
+
+    def move_seeds(
+        self, entries: Sequence[Push], taken: Sequence[bytes], *, as_set: bool, sites_key: str, sites: Iterable[str]
+    ) -> int:
+        """Allow the seeds' sites, queue their requests, then delete the seeds: one round trip.
+
+        A worker that dies between peeking and moving leaves the seeds in place for another, where
+        scrapy-redis's LRANGE+LTRIM (or SPOP) loses them; two workers moving the same seed queue
+        it once (deduplicated). Returns how many requests were new.
+        """
+        sites = sorted(set(sites))
+        pipe = self.server.pipeline(transaction=False)
+        if sites:
+            pipe.sadd(sites_key, *sites)
+        keys = [self.key, self.leases_key, self.dupefilter_key]
+        for entry in entries:
+            fp = entry.fingerprint if entry.fingerprint is not None else b""
+            self._push(keys=keys, args=[entry.member, entry.score, fp, self.dedup_ttl], client=pipe)
+        for data in taken:
+            if as_set:
+                pipe.srem(self.seeds_key, data)
+            else:
+                pipe.lrem(self.seeds_key, 1, data)
+        results = pipe.execute()
+        first = 1 if sites else 0
+        return sum(int(r) for r in results[first : first + len(entries)])
 
     def ack(self, members: Iterable[str]) -> None:
         """Forget finished leases."""
-        self.push((), members)
+        self.exchange((), members)
+
+    def give_back(self, members: Sequence[str]) -> int:
+        """Return leases this worker will not crawl to the queue now (rather than at expiry)."""
+        if not members:
+            return 0
+        return int(self._give_back(keys=[self.key, self.leases_key], args=list(members)))
 
     def renew(self, members: Sequence[str], lease_seconds: float) -> int:
         """Push back the deadlines of leases this worker still holds; returns how many were extended."""
         if not members:
             return 0
-        self.roundtrips += 1
-        return int(self._renew(keys=[self.keys.leases], args=[lease_seconds, *members]))
+        return int(self._renew(keys=[self.leases_key], args=[lease_seconds, *members]))
 
-    def status(self) -> tuple[int, int, int]:
-        """``(queued, leased, requeued)`` for the whole cluster, after requeuing expired leases."""
-        self.roundtrips += 1
-        queued, leased, requeued = self._status(keys=[self.keys.queue, self.keys.leases])
-        return int(queued), int(leased), int(requeued)
+    def status(self) -> Exchange:
+        """The cluster's state, after requeuing expired leases."""
+        return self.exchange()

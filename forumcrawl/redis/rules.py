@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import redis
 
-from forumcrawl.redis.keys import REDIS_ERRORS, connect
+from forumcrawl.redis.keys import REDIS_ERRORS, client_from_settings, connect
 from forumcrawl.sitemodel import SiteModel
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class RedisRuleStore:
     def from_crawler(cls, crawler: Crawler) -> RedisRuleStore:
         settings = crawler.settings
         return cls(
-            settings["FORUMCRAWL_REDIS_URL"],
+            client_from_settings(settings),
             settings["FORUMCRAWL_REDIS_PREFIX"],
             lock_seconds=settings.getfloat("FORUMCRAWL_REDIS_LOCK_SECONDS"),
         )

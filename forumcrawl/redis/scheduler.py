@@ -1,49 +1,69 @@
-"""A Scrapy scheduler on the cluster's leased Redis frontier that survives outages.
+"""scrapy-redis's scheduler on a leased frontier that survives outages and never blocks the reactor.
 
-* Requests are JSON (``Request.to_dict``), never pickle. ``data:`` requests (the spider's local
-  learning triggers, our wake-ups) stay in this worker.
+A scrapy-redis project switches with one line, ``SCHEDULER =
+"forumcrawl.redis.scheduler.LeasedRedisScheduler"``, and keeps its connection settings and keys
+(:mod:`forumcrawl.redis.keys`). What differs from :class:`scrapy_redis.scheduler.Scheduler`, and why:
+
 * A popped request is leased (:mod:`forumcrawl.redis.queue`) and acknowledged when
   :data:`lease_finished` says its results are durable (:mod:`forumcrawl.redis.middleware`), when a
   request derived from it (retry, redirect) has been enqueued, or when its download failed for
   good. Leases are renewed while held, so only a dead worker's leases expire and return.
-* Follow-up requests are buffered and written in the same round trip as their parent's ack,
-  follow-ups first, so a request is never done before its children are safe.
+  scrapy-redis deletes on pop: a killed worker's requests are lost.
+* Requests are JSON (:mod:`forumcrawl.redis.serializer`), not pickle; ``data:`` requests (the
+  spider's local learning triggers, our wake-ups) stay in this worker.
+* Redis I/O runs in one thread of its own, never on the reactor: requests are leased in batches
+  (FORUMCRAWL_REDIS_BATCH) ahead of need, and follow-ups and acknowledgements are buffered and
+  written with the next batch, follow-ups first, so a request is never done before its children
+  are safe. scrapy-redis makes one blocking round trip per enqueue and per pop.
 * On a Redis connection error the worker stops taking requests, keeps what it must write, retries
   with exponential backoff, and closes with reason ``redis_unavailable`` once the outage has lasted
-  FORUMCRAWL_REDIS_MAX_OUTAGE seconds; when Redis returns in time the crawl goes on.
-* The spider closes only when the cluster is idle: no queued and no leased request anywhere.
+  FORUMCRAWL_REDIS_MAX_OUTAGE seconds; when Redis returns in time the crawl goes on. scrapy-redis
+  raises into the engine and hangs.
+* The spider closes only when the cluster is idle: no queued, leased or seed request anywhere, for
+  FORUMCRAWL_REDIS_IDLE_CLOSE seconds. SCHEDULER_PERSIST and SCHEDULER_FLUSH_ON_START are not
+  honoured: one worker flushing the shared frontier would throw away the others' work (reset a
+  crawl with ``forumcrawl push --reset``).
 
-Redis calls are synchronous round trips of a fraction of a millisecond on the reactor thread,
-bounded by the client's timeouts. Settings: FORUMCRAWL_REDIS_URL, FORUMCRAWL_REDIS_PREFIX,
-FORUMCRAWL_REDIS_LEASE_SECONDS, FORUMCRAWL_REDIS_MAX_OUTAGE, FORUMCRAWL_REDIS_POLL_SECONDS,
-FORUMCRAWL_REDIS_DEDUP_TTL. Stats: ``forumcrawl/redis/*``.
+Settings: FORUMCRAWL_REDIS_URL (or REDIS_URL, REDIS_HOST/REDIS_PORT, with REDIS_PARAMS),
+SCHEDULER_QUEUE_KEY, SCHEDULER_DUPEFILTER_KEY, DUPEFILTER_CLASS (a
+:class:`~forumcrawl.redis.dupefilter.LeasedDupeFilter`), FORUMCRAWL_REDIS_PREFIX,
+FORUMCRAWL_REDIS_BATCH, FORUMCRAWL_REDIS_LEASE_SECONDS, FORUMCRAWL_REDIS_MAX_OUTAGE,
+FORUMCRAWL_REDIS_POLL_SECONDS, FORUMCRAWL_REDIS_IDLE_CLOSE, FORUMCRAWL_REDIS_DEDUP_TTL.
+Stats: ``forumcrawl/redis/*``.
 """
 
 from __future__ import annotations
 
-import base64
-import json
 import logging
 import time
 from collections import defaultdict, deque
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from scrapy import Request, signals
-from scrapy.core.scheduler import BaseScheduler
 from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.defer import deferred_from_coro
-from scrapy.utils.request import request_from_dict
+from scrapy.utils.misc import load_object
+from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
+from twisted.internet.threads import deferToThreadPool
+from twisted.python.threadpool import ThreadPool
 
-from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys
-from forumcrawl.redis.queue import LeasedQueue, Push
+from forumcrawl.redis import serializer as json_serializer
+from forumcrawl.redis.dupefilter import LeasedDupeFilter
+from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, client_from_settings, roundtrips
+from forumcrawl.redis.queue import Exchange, LeasedQueue, Push
 
 if TYPE_CHECKING:
+    import redis
     from scrapy import Spider
     from scrapy.crawler import Crawler
+    from twisted.internet.defer import Deferred
     from twisted.python.failure import Failure
 
 __all__ = ["LEASE_META", "LeasedRedisScheduler", "lease_finished", "wake_engine"]
+
+T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
 
@@ -61,24 +81,6 @@ MAX_BACKOFF = 4.0
 FLUSH_AT = 500
 
 
-def encode_request(data: dict[str, Any]) -> str:
-    """``Request.to_dict()`` as JSON: body in base64, header bytes as Latin-1 text (exact both ways)."""
-    data = dict(data)
-    data["body"] = base64.b64encode(data.get("body") or b"").decode("ascii")
-    data["headers"] = {
-        k.decode("latin-1"): [v.decode("latin-1") for v in values] for k, values in (data.get("headers") or {}).items()
-    }
-    return json.dumps(data, sort_keys=True, ensure_ascii=False)
-
-
-def decode_request(member: str) -> dict[str, Any]:
-    """Inverse of :func:`encode_request`, ready for ``request_from_dict``."""
-    data = json.loads(member)
-    data["body"] = base64.b64decode(data["body"])
-    data["headers"] = {k.encode("latin-1"): [v.encode("latin-1") for v in vs] for k, vs in data["headers"].items()}
-    return data
-
-
 def _noop(response: Any) -> None:
     """Callback of the wake-up request: nothing to do, the engine just runs its loop again."""
 
@@ -91,38 +93,56 @@ def wake_engine(crawler: Crawler) -> None:
         engine.crawl(Request("data:,", callback=_noop, dont_filter=True, meta={"allow_offsite": True}))
 
 
-class LeasedRedisScheduler(BaseScheduler):
+class LeasedRedisScheduler(Scheduler):
     """Scheduler of a forumcrawl worker: shared leased frontier, local ``data:`` requests."""
 
     def __init__(
         self,
         crawler: Crawler,
+        server: redis.Redis,
         *,
-        url: str,
-        prefix: str,
+        keys: ClusterKeys,
+        dupefilter: LeasedDupeFilter,
+        batch: int,
         lease_seconds: float,
         max_outage: float,
         poll_seconds: float,
         dedup_ttl: int,
         idle_close: float = 0.0,
     ) -> None:
+        super().__init__(
+            server,
+            persist=True,
+            queue_key=keys.queue_template,
+            queue_cls=f"{LeasedQueue.__module__}.{LeasedQueue.__qualname__}",
+            dupefilter=dupefilter,
+            dupefilter_key=keys.dupefilter_template,
+            serializer=json_serializer,
+        )
         self.crawler = crawler
-        self.idle_close = idle_close
-        self._idle_since: float | None = None
-        self.url = url
-        self.prefix = prefix
+        self.stats = crawler.stats
+        self.keys = keys
+        self.batch = max(1, batch)
         self.lease_seconds = lease_seconds
         self.max_outage = max_outage
         self.poll_seconds = poll_seconds
         self.dedup_ttl = dedup_ttl
+        self.idle_close = idle_close
         self.queue: LeasedQueue | None = None
         self.spider: Spider | None = None
         self._local: deque[Request] = deque()
+        self._ready: deque[Request] = deque()
         self._outbox: list[Push] = []
         self._acks: list[str] = []
         self._held: set[str] = set()
         self._parked: defaultdict[str, set[str]] = defaultdict(set)
         self._released: dict[str, bool] = {}
+        self._busy = False
+        self._renewing = False
+        self._starved = False
+        self._status: Exchange | None = None
+        self._status_at = 0.0
+        self._idle_since: float | None = None
         self._remote_empty = False
         self._outage_since: float | None = None
         self._retry_at = 0.0
@@ -130,15 +150,24 @@ class LeasedRedisScheduler(BaseScheduler):
         self._renew_at = 0.0
         self._woken_at = 0.0
         self._closing = False
+        self._pool = ThreadPool(minthreads=1, maxthreads=1, name="forumcrawl-redis")
         self._loop = LoopingCall(self._tick)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> LeasedRedisScheduler:
         settings = crawler.settings
+        assert crawler.spidercls is not None
+        dupefilter_cls = load_object(settings["DUPEFILTER_CLASS"])
+        if not (isinstance(dupefilter_cls, type) and issubclass(dupefilter_cls, LeasedDupeFilter)):
+            # The seen test must run inside the frontier's push script, on the crawler's fingerprints.
+            logger.info("DUPEFILTER_CLASS %s replaced by LeasedDupeFilter", settings["DUPEFILTER_CLASS"])
+            dupefilter_cls = LeasedDupeFilter
         return cls(
             crawler,
-            url=settings["FORUMCRAWL_REDIS_URL"],
-            prefix=settings["FORUMCRAWL_REDIS_PREFIX"],
+            client_from_settings(settings),
+            keys=ClusterKeys.from_settings(settings, crawler.spidercls.name),
+            dupefilter=dupefilter_cls.from_crawler(crawler),
+            batch=settings.getint("FORUMCRAWL_REDIS_BATCH"),
             lease_seconds=settings.getfloat("FORUMCRAWL_REDIS_LEASE_SECONDS"),
             max_outage=settings.getfloat("FORUMCRAWL_REDIS_MAX_OUTAGE"),
             poll_seconds=settings.getfloat("FORUMCRAWL_REDIS_POLL_SECONDS"),
@@ -152,17 +181,37 @@ class LeasedRedisScheduler(BaseScheduler):
 
     def open(self, spider: Spider) -> None:
         self.spider = spider
-        self.queue = LeasedQueue(self.url, ClusterKeys(self.prefix, spider.name), dedup_ttl=self.dedup_ttl)
+        self.queue = load_object(self.queue_cls)(
+            self.server,
+            spider,
+            self.queue_key,
+            self.serializer,
+            leases_key=self.keys.leases,
+            dupefilter_key=self.df.key,
+            seeds_key=self.keys.seeds,
+            dedup_ttl=self.dedup_ttl,
+        )
+        self._pool.start()
         self.crawler.signals.connect(self._on_idle, signal=signals.spider_idle)
         self.crawler.signals.connect(self._on_lease_finished, signal=lease_finished)
         self._loop.start(self.poll_seconds, now=False)
+        self._exchange(status=True)
 
     def close(self, reason: str) -> None:
+        """Stop the Redis thread, then write what is left and give back leases never crawled."""
         self._closing = True
         if self._loop.running:
             self._loop.stop()
+        self._pool.stop()
+        assert self.queue is not None and self.crawler.stats is not None
         if self._outage_since is None:
-            self._flush()
+            unused = [request.meta[LEASE_META] for request in self._ready]
+            try:
+                self.queue.exchange(self._outbox, self._acks)
+                self._outbox, self._acks = [], []
+                self._inc("given_back", self.queue.give_back(unused))
+            except REDIS_ERRORS as exc:
+                logger.warning("could not write to Redis on closing: %s", exc, extra={"spider": self.spider})
         if self._outbox or self._acks:
             logger.warning(
                 "closing with %d requests and %d acks not written to Redis: their parents' leases "
@@ -170,12 +219,17 @@ class LeasedRedisScheduler(BaseScheduler):
                 len(self._outbox),
                 len(self._acks),
             )
-        assert self.queue is not None and self.crawler.stats is not None
-        self.crawler.stats.set_value("forumcrawl/redis/roundtrips", self.queue.roundtrips)
+        self.crawler.stats.set_value("forumcrawl/redis/roundtrips", roundtrips())
+
+    def _in_thread(self, function: Callable[..., T], *args: Any) -> Deferred[T]:
+        """Run a Redis call in this scheduler's one thread (calls stay in order)."""
+        from twisted.internet import reactor  # the installed one: importing it early would install one
+
+        return deferToThreadPool(reactor, self._pool, function, *args)
 
     # -- outage ----------------------------------------------------------------------------------
 
-    def _redis_failed(self, exc: Exception) -> None:
+    def _redis_failed(self, exc: BaseException) -> None:
         self._inc("errors")
         now = time.monotonic()
         if self._outage_since is None:
@@ -189,12 +243,20 @@ class LeasedRedisScheduler(BaseScheduler):
             self._backoff = min(self._backoff * 2, MAX_BACKOFF)
         self._retry_at = now + self._backoff
 
+    def _failed_call(self, failure: Failure) -> None:
+        self._busy = False
+        if not failure.check(*REDIS_ERRORS):
+            logger.error("Redis call failed: %s", failure.getTraceback(), extra={"spider": self.spider})
+        self._redis_failed(failure.value)
+
     def _reconnect(self) -> None:
-        assert self.queue is not None and self._outage_since is not None
-        try:
-            self.queue.client.ping()
-        except REDIS_ERRORS as exc:
-            self._redis_failed(exc)
+        assert self.queue is not None
+        self._busy = True
+        self._in_thread(self.server.ping).addCallbacks(self._reconnected, self._failed_call)
+
+    def _reconnected(self, _: Any) -> None:
+        self._busy = False
+        if self._outage_since is None:
             return
         seconds = time.monotonic() - self._outage_since
         self._outage_since = None
@@ -202,8 +264,8 @@ class LeasedRedisScheduler(BaseScheduler):
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value("forumcrawl/redis/outage_seconds", round(seconds, 3))
         logger.info("Redis is back after %.1fs", seconds, extra={"spider": self.spider})
-        self._flush()
         self._remote_empty = False
+        self._exchange(status=True)
 
     def _give_up(self) -> None:
         logger.error(
@@ -218,31 +280,74 @@ class LeasedRedisScheduler(BaseScheduler):
 
     # -- queue operations ------------------------------------------------------------------------
 
-    def _flush(self) -> bool:
-        """Write buffered follow-ups then acks; False (and an outage) if Redis is unreachable."""
-        if not self._outbox and not self._acks:
-            return True
-        assert self.queue is not None
+    def _exchange(self, *, status: bool = False) -> None:
+        """Write buffered follow-ups and acks, and lease a batch when few requests are ready.
+
+        One round trip, in the Redis thread; ``status`` makes the call even with nothing to write
+        or take, to refresh the cluster's state.
+        """
+        if self._busy or self._outage_since is not None or self.queue is None:
+            return
+        want = 0 if self._closing else self.batch - len(self._ready)
+        if not (want or status or self._outbox or self._acks):
+            return
         outbox, acks = self._outbox, self._acks
-        try:
-            new = self.queue.push(outbox, acks)
-        except REDIS_ERRORS as exc:
-            self._redis_failed(exc)
-            return False
         self._outbox, self._acks = [], []
-        self._inc("pushed", new)
-        if len(outbox) > new:
-            self._inc("duplicates", len(outbox) - new)
-        if acks:
-            self._inc("acked", len(acks))
-        if new:
-            self._remote_empty = False
-        return True
+        self._busy = True
+        d = self._in_thread(self.queue.exchange, outbox, acks, want, self.lease_seconds)
+        d.addCallbacks(self._exchanged, self._exchange_failed, callbackArgs=(len(outbox), len(acks)),
+                       errbackArgs=(outbox, acks))
+
+    def _exchange_failed(self, failure: Failure, outbox: list[Push], acks: list[str]) -> None:
+        self._outbox[:0] = outbox
+        self._acks[:0] = acks
+        self._failed_call(failure)
+
+    def _exchanged(self, result: Exchange, pushed: int, acked: int) -> None:
+        self._busy = False
+        self._status, self._status_at = result, time.monotonic()
+        self._inc("pushed", result.new)
+        if pushed > result.new:
+            self._inc("duplicates", pushed - result.new)
+        if acked:
+            self._inc("acked", acked)
+        if result.requeued:
+            self._inc("requeued", result.requeued)
+            logger.info("%d expired leases returned to the queue", result.requeued, extra={"spider": self.spider})
+        for member in result.members:
+            self._lease(member)
+        self._remote_empty = not result.members and not result.queued and not self._outbox
+        if self._closing:
+            return
+        if self._ready and self._starved:
+            self._starved = False
+            self._wake()
+        elif result.idle and not self._ready and time.monotonic() - self._woken_at >= 1.0:
+            self._wake()  # the cluster is idle: let the engine notice and close
+
+    def _lease(self, member: str) -> None:
+        """Make a leased member a ready request (or drop it if it is not ours to read)."""
+        assert self.queue is not None
+        try:
+            request = self.queue.decode(member)
+        except (ValueError, KeyError, TypeError) as exc:
+            # e.g. pickled by scrapy-redis's own scheduler before the switch: never unpickled here
+            self._inc("undecodable")
+            logger.warning("dropped an unreadable queued request: %s", exc, extra={"spider": self.spider})
+            self._acks.append(member)
+            return
+        self._inc("popped")
+        request.meta[LEASE_META] = member
+        if request.errback is None:
+            request.errback = self._failed
+        self._held.add(member)
+        self._ready.append(request)
 
     def _encode(self, request: Request) -> str:
+        assert self.queue is not None
         if request.errback == self._failed:
             request = request.replace(errback=None)
-        return encode_request(request.to_dict(spider=self.spider))
+        return self.queue.encode(request)
 
     def enqueue_request(self, request: Request) -> bool:
         parent = request.meta.pop(LEASE_META, None)
@@ -251,7 +356,7 @@ class LeasedRedisScheduler(BaseScheduler):
         if request.url.startswith("data:"):
             self._local.append(request)
             return True
-        fingerprint = None if request.dont_filter else self.crawler.request_fingerprinter.fingerprint(request)[:8]
+        fingerprint = None if request.dont_filter else self.df.request_fingerprint(request)
         try:
             member = self._encode(request)
         except (TypeError, ValueError) as exc:
@@ -259,37 +364,25 @@ class LeasedRedisScheduler(BaseScheduler):
             logger.warning("dropped %s: cannot be serialised: %s", request, exc, extra={"spider": self.spider})
             return False
         self._outbox.append(Push(member, -request.priority, fingerprint))
-        if len(self._outbox) >= FLUSH_AT and self._outage_since is None:
-            self._flush()
+        self._remote_empty = False
+        if len(self._outbox) >= FLUSH_AT:
+            self._exchange()
         return True
 
     def next_request(self) -> Request | None:
         if self._local:
             return self._local.popleft()
-        if self._outage_since is not None or self._closing or not self._flush():
-            return None
-        assert self.queue is not None
-        try:
-            member, requeued = self.queue.pop(self.lease_seconds)
-        except REDIS_ERRORS as exc:
-            self._redis_failed(exc)
-            return None
-        if requeued:
-            self._inc("requeued", requeued)
-            logger.info("%d expired leases returned to the queue", requeued, extra={"spider": self.spider})
-        if member is None:
-            self._remote_empty = True
-            return None
-        self._inc("popped")
-        request = request_from_dict(decode_request(member), spider=self.spider)
-        request.meta[LEASE_META] = member
-        if request.errback is None:
-            request.errback = self._failed
-        self._held.add(member)
-        return request
+        if self._ready:
+            request = self._ready.popleft()
+            self._exchange()
+            return request
+        self._starved = True
+        if not self._remote_empty:  # otherwise the tick polls the cluster
+            self._exchange()
+        return None
 
     def has_pending_requests(self) -> bool:
-        return bool(self._local) or (self._outage_since is None and not self._remote_empty)
+        return bool(self._local or self._ready) or (self._outage_since is None and not self._remote_empty)
 
     def _done(self, lease: str) -> None:
         if lease in self._held:
@@ -301,7 +394,6 @@ class LeasedRedisScheduler(BaseScheduler):
         lease = failure.request.meta.pop(LEASE_META, None)  # type: ignore[attr-defined]
         if lease is not None:
             self._done(lease)
-            self._flush()
         return failure
 
     def _on_lease_finished(
@@ -316,8 +408,6 @@ class LeasedRedisScheduler(BaseScheduler):
                 self._parked[park].add(lease)
             else:  # a held page whose releasing response was settled first shares its fate
                 self._settle(lease, durable=not abandon and self._released.get(park or "", True))
-        if self._outage_since is None:
-            self._flush()
 
     def _settle(self, lease: str, *, durable: bool) -> None:
         """Acknowledge ``lease``, or stop renewing it so that it expires and is crawled again."""
@@ -333,48 +423,53 @@ class LeasedRedisScheduler(BaseScheduler):
         self._woken_at = time.monotonic()
         wake_engine(self.crawler)
 
+    def _renew(self) -> None:
+        """Extend this worker's leases; queued behind any exchange, never skipped for one."""
+        assert self.queue is not None
+        self._renewing = True
+        self._renew_at = time.monotonic() + self.lease_seconds / 3
+        d = self._in_thread(self.queue.renew, sorted(self._held), self.lease_seconds)
+        d.addCallbacks(self._renewed, self._renew_failed)
+
+    def _renewed(self, _: int) -> None:
+        self._renewing = False
+
+    def _renew_failed(self, failure: Failure) -> None:
+        self._renewing = False
+        if not failure.check(*REDIS_ERRORS):
+            logger.error("Redis call failed: %s", failure.getTraceback(), extra={"spider": self.spider})
+        if self._outage_since is None:
+            self._redis_failed(failure.value)
+
     def _tick(self) -> None:
+        """Every FORUMCRAWL_REDIS_POLL_SECONDS: reconnect, renew leases, write what waits, poll."""
         now = time.monotonic()
         if self._outage_since is not None:
             if now - self._outage_since > self.max_outage:
                 self._give_up()
-            elif now >= self._retry_at:
+            elif now >= self._retry_at and not self._busy:
                 self._reconnect()
             return
-        assert self.queue is not None
-        try:
-            if self._held and now >= self._renew_at:
-                self._renew_at = now + self.lease_seconds / 3
-                self.queue.renew(sorted(self._held), self.lease_seconds)
-            if not self._remote_empty or self._local:
-                return
-            queued, leased, _ = self.queue.status()
-        except REDIS_ERRORS as exc:
-            self._redis_failed(exc)
-            return
-        if queued:
-            self._remote_empty = False
-            self._wake()
-        elif not leased and now - self._woken_at >= 1.0:
-            self._wake()  # the cluster is idle: let the engine notice and close
+        if self._held and now >= self._renew_at and not self._renewing:
+            self._renew()
+        self._exchange(status=self._remote_empty or self._starved)
 
     def _on_idle(self) -> None:
         if self._outage_since is not None:
             raise DontCloseSpider
-        assert self.queue is not None
-        if not self._flush():
+        if self._outbox or self._acks or self._local or self._ready:
+            self._idle_since = None
+            self._exchange(status=True)
             raise DontCloseSpider
-        try:
-            queued, leased, requeued = self.queue.status()
-        except REDIS_ERRORS as exc:
-            self._redis_failed(exc)
-            raise DontCloseSpider from exc
-        if requeued:
-            self._inc("requeued", requeued)
-        if queued or leased or self._local:
-            if queued:
+        status = self._status
+        if status is None or time.monotonic() - self._status_at > max(1.0, 4 * self.poll_seconds):
+            self._exchange(status=True)  # decide on a fresh look at the cluster
+            raise DontCloseSpider
+        if not status.idle:
+            if status.queued:
                 self._remote_empty = False
             self._idle_since = None
+            self._exchange(status=True)
             raise DontCloseSpider
         # The cluster looks idle, but another worker may be between taking a seed and queueing
         # its request: close only when it has stayed idle for FORUMCRAWL_REDIS_IDLE_CLOSE.
