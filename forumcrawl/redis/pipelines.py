@@ -59,7 +59,7 @@ class RedisDedupPipeline(DedupPipeline):
         if first != url:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value("forumcrawl/drop/duplicate")
-            raise DropItem(f"duplicate of {first}: {url}")
+            raise DropItem(f"duplicate of {first}: {url}", log_level="DEBUG")
         return item
 
 
