@@ -683,7 +683,11 @@ class UrlResolver(BaseEstimator):
                     key[0] == "path"
                     and len(slot.blocks) >= 2
                     and "." not in slot.seps[1:]
-                    and all(b.values is not None and "" not in b.values for b in slot.blocks)
+                    and (
+                        all(b.values is not None and "" not in b.values for b in slot.blocks)
+                        # a slug whose first word the sample happened to show one value of
+                        or (slot.more is not None and slot.blocks[0].values is not None)
+                    )
                 )
                 if not named and not any(
                     _anchors(other) for k, other in slot_of.items() if _after(k, key)

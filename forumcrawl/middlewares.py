@@ -140,6 +140,11 @@ class NavigationMiddleware:
         if not decision.follow:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value(f"forumcrawl/nav/skipped/{decision.role}")
+            redirected = request.meta.get("redirect_urls")
+            if redirected:
+                # A permalink that redirects to a page already fetched cost its pattern a
+                # request and led to nothing new.
+                navigator.fetched(redirected[0], 0)
             raise IgnoreRequest(f"{decision.role}: {request.url}")
 
     def process_response(self, request: Request, response: Response) -> Response:

@@ -180,11 +180,15 @@ class SiteNavigator:
             return Decision(True, "variant" if topic else "index", key)
 
     def yield_rate(self, url: str) -> float:
-        """New thread pages per fetch that ``url``'s pattern has led to so far (0 for a pattern
-        on probation): a board list leads to many, a profile listing a member's threads to few,
-        so boards are fetched first and the profiles find their threads already known."""
+        """New thread pages per fetch that ``url``'s pattern has led to so far, as a share of the
+        site's best pattern's (0 for a pattern on probation): a board list leads to many, a
+        member's post listing to few, so boards are fetched first and the listings find their
+        threads already known."""
         budget = self.patterns.get(self._pattern(url, False))
-        return budget.yielded / budget.fetches if budget is not None and budget.fetches else 0.0
+        if budget is None or not budget.fetches:
+            return 0.0
+        best = max(b.yielded / b.fetches for b in self.patterns.values() if b.fetches)
+        return budget.yielded / budget.fetches / best if best else 0.0
 
     def fetched(self, url: str, new_threads: int) -> str | None:
         """Record that the page at ``url`` led to ``new_threads`` new thread pages; returns the

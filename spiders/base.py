@@ -181,11 +181,12 @@ class SiteSpider(scrapy.Spider):
     @staticmethod
     def nav_priority(navigator: SiteNavigator, url: str, role: str) -> int:
         """Thread pages first, then other pages by how many new thread pages their pattern led
-        to per fetch (at most :data:`INDEX_PRIORITY`), patterns on probation last."""
+        to per fetch, against the site's best pattern (that one at :data:`INDEX_PRIORITY`),
+        patterns on probation last."""
         if role == "thread":
             return TOPIC_PRIORITY
         if role == "index":
-            return min(INDEX_PRIORITY, round(navigator.yield_rate(url)))
+            return round(INDEX_PRIORITY * navigator.yield_rate(url))
         return 0
 
     def follow_links(
