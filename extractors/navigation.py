@@ -37,6 +37,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from w3lib.url import url_query_cleaner
 
+from forumcrawl.extractors.fields import anchors
 from forumcrawl.extractors.usc import is_session_param
 
 __all__ = [
@@ -224,8 +225,6 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
     this one: when the target differs from this page's URL by one number only, that number is
     page 2 if this URL lacks it (a first page), else the target's value if it grew by one.
     """
-    from forumcrawl.extractors.fields import anchors
-
     flips: list[tuple[str, int]] = []
     nexts: list[str] = []
     for element, href in anchors(tree, url):

@@ -157,9 +157,7 @@ class SiteNavigator:
                     return Decision(False, "duplicate", key)
                 self._released.add(pair)
                 return Decision(True, "thread", key)
-        if key is not None and key.thread is not None:
-            return self.decide(url)
-        return self.decide(url) if not topic else Decision(True, "thread")
+        return self.decide(url)
 
     def admits(self, url: str) -> Decision:
         """Whether a queued request should still be downloaded: not when its thread page was

@@ -194,7 +194,7 @@ class SiteSpider(scrapy.Spider):
     ) -> Iterator[scrapy.Request]:
         """Requests for the page's links that stay on the start sites, thread pages first.
 
-        Links are put in canonical form first. Each request carries its link's record (anchor
+        ``links`` are in canonical form (see :meth:`parse`) and distinct. Each request carries its link's record (anchor
         text, tag path) in ``meta["forumcrawl_link"]`` for the LinkScoringMiddleware; a URL
         linked several times keeps the record with the longest anchor text. With the site's
         navigator, skipped links are counted (``forumcrawl/nav/skipped/<why>``) and the page's
@@ -211,7 +211,7 @@ class SiteSpider(scrapy.Spider):
         navigator = self.navigator(model)
         new_threads = 0
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
-        for url in dict.fromkeys(canonical_url(u) for u in links):
+        for url in links:
             if site_of(url) not in self.sites or urlsplit(url).path.lower().endswith(_IGNORED_SUFFIXES):
                 continue
             meta = {"forumcrawl_link": records[url].to_dict()} if url in records else {}
