@@ -15,6 +15,7 @@ from scrapy.spiderloader import get_spider_loader
 
 from forumcrawl.config import type_settings
 from forumcrawl.pages import Cascade
+from forumcrawl.pipelines.threads import ITEM_KINDS
 
 __all__ = ["CrawlSetupError", "check_crawl"]
 
@@ -38,6 +39,8 @@ def check_crawl(spider: str, settings: BaseSettings, spider_args: Mapping[str, s
     try:
         type_settings(settings)
         Cascade(settings.getlist("FORUMCRAWL_EXTRACT_CASCADE"))
+        if settings.get("FORUMCRAWL_ITEM") not in ITEM_KINDS:
+            raise ValueError(f"FORUMCRAWL_ITEM: expected one of {', '.join(ITEM_KINDS)}, got {settings.get('FORUMCRAWL_ITEM')!r}")
         # The spider's own constructor is the one check of its arguments (start, topic_example).
         spidercls(**spider_args)
     except ValueError as exc:

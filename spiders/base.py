@@ -48,6 +48,7 @@ from forumcrawl.learning import SiteLearner
 from forumcrawl.navigation import SiteNavigator
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
 from forumcrawl.sitemodel import FileRuleStore, SiteModel
+from forumcrawl.threads import last_page
 
 __all__ = ["SiteSpider", "parse_start_urls"]
 
@@ -297,6 +298,8 @@ class SiteSpider(scrapy.Spider):
             if identity is not None and key is not None and "thread_url" in adapter.field_names():
                 adapter["thread_url"] = identity.first_page(doc.url)
                 adapter["page"] = key.page
+                adapter["thread_id"] = key.thread
+                adapter["last_page"] = last_page(doc.tree, doc.url, identity, key)
             yield item
 
     def rule_missed(self, doc: Document) -> None:
