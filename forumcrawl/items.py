@@ -87,6 +87,9 @@ class ForumThread:
     method: str | None = None
     #: Identifier of the learned site rule used, when a rule was used.
     rule_id: str | None = None
+    #: Set on a recrawl (FORUMCRAWL_INCREMENTAL): the time of the previous crawl; ``posts`` then
+    #: holds only the page's posts that are new since it, ``floor`` counting on from the thread's.
+    new_since: str | None = None
 
 
 @dataclass(kw_only=True, slots=True)

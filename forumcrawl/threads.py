@@ -40,9 +40,12 @@ def last_page(tree: Any, url: str, identity: ThreadIdentity, key: ThreadKey) -> 
 
 
 def missing_pages(pages: Mapping[int, PageRecord]) -> list[int]:
-    """Pages of the thread not in ``pages``, up to the highest page any of them names."""
+    """Pages of the thread not in ``pages``, up to the highest page any of them names (from
+    ``from_page`` on a recrawl, whose pages start at the thread's last known one)."""
     highest = max((max(n, int(p.get("last_page") or n)) for n, p in pages.items()), default=0)
-    return [n for n in range(1, highest + 1) if n not in pages]
+    starts = [int(p["from_page"]) for p in pages.values() if p.get("new_since") and p.get("from_page")]
+    first = min(starts, default=1)
+    return [n for n in range(first, highest + 1) if n not in pages]
 
 
 def post_key(post: Mapping[str, Any]) -> tuple[str, str, str] | None:
@@ -75,9 +78,11 @@ def whole_thread(
     Posts run in page order; a post that an earlier page already showed (Askbot's question
     above every page of answers, Misago's last post of a page again atop the next) is kept
     once, as is a post in ``skip``. Floors are renumbered from ``first_floor``: a page numbers
-    its posts by position when the site shows no floor, which is right on page 1 only.
+    its posts by position when the site shows no floor, which is right on page 1 only. Pages of a
+    recrawl (``new_since``) hold new posts only, numbered on from the thread's already.
     """
     ordered = [pages[n] for n in sorted(pages)]
+    since = next((p.get("new_since") for p in ordered if p.get("new_since")), None)
     seen = set(skip)
     posts: list[Post] = []
     for page in ordered:
@@ -87,11 +92,12 @@ def whole_thread(
                 continue
             if key is not None:
                 seen.add(key)
-            posts.append(_post(data, first_floor + len(posts)))
+            floor = data.get("floor") if since and data.get("floor") else first_floor + len(posts)
+            posts.append(_post(data, floor))
     head = pages.get(1) or ordered[0]
     missing = missing_pages(pages) if identified else []
     highest = max([*pages, *missing])
-    opening = posts[0] if posts and 1 in pages else None
+    opening = posts[0] if posts and posts[0].floor == 1 else None
     return WholeThread(
         url=str(head.get("thread_url") or head.get("url")),
         site=head.get("site"),
@@ -102,10 +108,11 @@ def whole_thread(
         author=opening.author if opening else None,
         published=opening.published if opening else None,
         posts=posts,
-        reply_count=max(len(posts) - 1, 0),
+        reply_count=max((posts[-1].floor or 1) - 1, 0) if posts else 0,
         complete=not missing if identified else None,
         missing_pages=missing,
         language=head.get("language"),
+        new_since=since,
     )
 
 

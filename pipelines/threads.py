@@ -26,6 +26,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThread
 
 from forumcrawl.items import ForumThread, WholeThread, plain
+from forumcrawl.pipelines.incremental import Recrawl
 from forumcrawl.threads import PageRecord, ThreadBook, whole_thread
 
 __all__ = ["ITEM_KINDS", "ThreadPipeline"]
@@ -41,6 +42,7 @@ class ThreadPipeline:
         self.crawler = crawler
         self.cluster = cluster
         self.book: Any = ThreadBook()
+        self.recrawl = Recrawl.of(crawler)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ThreadPipeline:
@@ -79,18 +81,27 @@ class ThreadPipeline:
         if not thread or not page:
             self._inc("unidentified")
             return whole_thread({1: record}, identified=False)
+        if self.recrawl is not None and record.get("new_since"):
+            record["from_page"] = self.recrawl.site(str(adapter.get("site"))).first_page(thread)
         pages = await self._add(f"{adapter.get('site')} {thread}", page, record)
         if pages is None:
             self._inc("pages_held")
             raise DropItem(f"held for its thread {adapter.get('thread_url')}: {item.url}", log_level="DEBUG")
+        thread_record = whole_thread(pages)
+        if thread_record.new_since and not thread_record.posts:
+            self._inc("unchanged")
+            raise DropItem(f"no new posts in the thread {thread_record.url}", log_level="DEBUG")
         self._inc("complete")
-        return whole_thread(pages)
+        return thread_record
 
     async def close_spider(self) -> None:
         if self.cluster:
             rest = await maybe_deferred_to_future(deferToThread(lambda: list(self.book.drain())))
         else:
             rest = list(self.book.drain())
+        # A recrawled thread whose pages brought no new post is no record.
+        rest = [(t, pages) for t, pages in rest
+                if any(p.get("posts") or not p.get("new_since") for p in pages.values())]
         for _, pages in rest:
             await self._emit(whole_thread(pages))
         if rest:
