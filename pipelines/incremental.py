@@ -109,7 +109,7 @@ class IncrementalPipeline:
     def from_crawler(cls, crawler: Crawler) -> IncrementalPipeline:
         recrawl = Recrawl.of(crawler)
         if recrawl is None:
-            raise NotConfigured("FORUMCRAWL_INCREMENTAL is off")
+            raise NotConfigured()
         return cls(crawler, recrawl)
 
     def _inc(self, key: str, count: int = 1) -> None:

@@ -50,7 +50,7 @@ class ThreadPipeline:
         if kind not in ITEM_KINDS:
             raise ValueError(f"FORUMCRAWL_ITEM: expected one of {', '.join(ITEM_KINDS)}, got {kind!r}")
         if kind != "thread":
-            raise NotConfigured("FORUMCRAWL_ITEM is page")
+            raise NotConfigured()
         return cls(crawler, cluster=bool(crawler.settings.get("FORUMCRAWL_REDIS_URL")))
 
     def open_spider(self) -> None:
