@@ -10,8 +10,9 @@ why the row's signature is its links and its times, not its numbers. Any change 
 refetch the thread's last known page and what follows it; a row that stays the same leaves the
 thread alone, so an unchanged forum costs its index pages only.
 
-A post's identity is its author and time (its author and text when the page shows no time): an
-edited post is the same post, a post moved to another page by a deletion too. A recrawl exports
+A post's identity is its author and time (its author and text when the page shows no time, or
+only a relative one): an edited post is the same post, a post moved to another page by a
+deletion too. A recrawl exports
 only posts whose identity the state does not hold.
 
 Plain Python: the spider asks :meth:`SiteState.follows` about each thread link, the pipeline
@@ -42,11 +43,18 @@ _TIME = re.compile(
 )
 
 
+#: A time written with its date (a year, or a day/month/year): the same text in every crawl.
+_DATED = re.compile(r"\d{4}|\b\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b")
+
+
 def post_identity(post: Mapping[str, Any]) -> str:
     """A short digest of what makes a post the same post in two crawls: author and time, or
-    author and whitespace-normalised text when the page gives no time."""
+    author and whitespace-normalised text when the page gives no time or a relative one ("3 天前",
+    "Today, 10:05": read against the fetch time, it moves from one crawl to the next)."""
     author = str(post.get("author") or "")
-    second = str(post.get("published") or "") or " ".join(str(post.get("text") or "").split())
+    raw = post.get("published_raw")
+    dated = raw is None or bool(_DATED.search(str(raw)))
+    second = (str(post.get("published") or "") if dated else "") or " ".join(str(post.get("text") or "").split())
     return hashlib.blake2b(f"{author}\x00{second}".encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
@@ -142,17 +150,19 @@ class SiteState:
             if known is None or signature not in known.rows:
                 self.changed.add(thread)
 
-    def follows(self, url: str, key: ThreadKey) -> bool:
-        """Whether to fetch the thread page ``url``: every page of a new thread, the last known
-        page and later ones of a changed thread, nothing of another thread. A variant (a post
-        permalink) belongs to the thread of the index row it is in, if any."""
+    def follows(self, url: str, key: ThreadKey, source: ThreadKey | None = None) -> bool:
+        """Whether to fetch the thread page ``url`` (linked from a page of thread key ``source``,
+        if a thread page): every page of a new thread, the last known page and later ones of a
+        changed thread (or of the thread whose page links it: that page was fetched because the
+        thread changed), nothing of another thread. A variant (a post permalink) belongs to the
+        thread of the index row it is in, if any."""
         thread = key.thread or self.row_links.get(url)
         if self.previous is None or thread is None:
             return True
         known = self.threads.get(thread)
         if known is None:
             return True
-        if thread not in self.changed:
+        if thread not in self.changed and (source is None or source.thread != thread):
             return False
         return key.page is None or key.page >= known.pages
 

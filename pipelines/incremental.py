@@ -77,11 +77,12 @@ class Recrawl:
 
         self.site(doc.site).observe_index(*index_rows(doc.tree, doc.url, thread_of))
 
-    def follows(self, site: str, url: str, navigator: SiteNavigator) -> tuple[bool, bool]:
-        """Whether to follow a link to ``url``, and whether a skipped link is a thread page
-        this crawl had not met yet (what the navigator counts as a page's yield)."""
+    def follows(self, site: str, url: str, navigator: SiteNavigator, source: str) -> tuple[bool, bool]:
+        """Whether to follow a link to ``url`` found on the page ``source``, and whether a
+        skipped link is a thread page this crawl had not met yet (what the navigator counts as
+        a page's yield)."""
         key = navigator.key(url)
-        if key is None or self.site(site).follows(url, key):
+        if key is None or self.site(site).follows(url, key, navigator.key(source)):
             return True, False
         first = (site, str(key.thread), key.page) not in self._seen
         self._seen.add((site, str(key.thread), key.page))
@@ -151,4 +152,4 @@ class IncrementalPipeline:
 
 
 def _fields(post: Post) -> dict[str, Any]:
-    return {"author": post.author, "published": post.published, "text": post.text}
+    return {"author": post.author, "published": post.published, "published_raw": post.published_raw, "text": post.text}

@@ -238,7 +238,7 @@ class SiteSpider(scrapy.Spider):
                 sampled[key] += 1
             if navigator is not None:
                 if recrawl is not None:
-                    follow, first = recrawl.follows(doc.site, url, navigator)
+                    follow, first = recrawl.follows(doc.site, url, navigator, doc.url)
                     if not follow:
                         self._inc("incremental/skipped")
                         new_threads += first

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from forumcrawl.evaluation import text_prf
 from forumcrawl.mockforum import serve
 from forumcrawl.mockforum.growth import Growth
@@ -62,6 +64,10 @@ def test_identity_of_a_post_survives_an_edit() -> None:
     assert post_identity(post) != post_identity({**post, "published": "2024-01-01T10:01:00"})
     untimed = {"author": "a", "published": None, "text": "x"}
     assert post_identity(untimed) != post_identity({**untimed, "text": "y"})
+    # "3 天前" is read against the fetch time: the text tells the post, not the moving time.
+    relative = {"author": "a", "published": "2024-01-01T10:00:00", "published_raw": "3 天前", "text": "x"}
+    assert post_identity(relative) == post_identity({**relative, "published": "2024-01-02T10:00:00"})
+    assert post_identity({**post, "published_raw": "2024-1-1 10:00"}) == post_identity(post)
 
 
 def test_an_index_row_changes_with_its_last_post_not_its_views() -> None:
@@ -127,3 +133,14 @@ def test_a_thread_recrawl_gives_one_record_of_new_posts_per_changed_thread(tmp_p
         assert record["new_since"] and record["complete"]
         floors = [p["floor"] for p in record["posts"]]
         assert floors == [gold[post_identity(p)].floor for p in record["posts"]] == sorted(floors)
+
+
+def test_a_cluster_worker_refuses_incremental_and_a_bad_item_kind_in_one_line() -> None:
+    from forumcrawl.preflight import CrawlSetupError, check_crawl
+    from forumcrawl.runner import project_settings
+
+    cluster = {"FORUMCRAWL_REDIS_URL": "redis://127.0.0.1:9/0", "FORUMCRAWL_INCREMENTAL": "true"}
+    with pytest.raises(CrawlSetupError, match="not in cluster mode"):
+        check_crawl("forum_redis", project_settings(cluster), {})
+    with pytest.raises(CrawlSetupError, match="FORUMCRAWL_ITEM: expected one of page, thread, got 'threads'"):
+        check_crawl("forum", project_settings({"FORUMCRAWL_ITEM": "threads"}), {"start": "http://127.0.0.1/"})
