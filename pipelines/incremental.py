@@ -18,10 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from itemadapter import ItemAdapter
+from scrapy import Request, signals
 from scrapy.crawler import Crawler
+from scrapy.http import Response
 from scrapy.exceptions import DropItem, NotConfigured
 
-from forumcrawl.document import Document
+from forumcrawl.document import Document, site_of
+from forumcrawl.extractors.navigation import pattern_key
 from forumcrawl.items import ForumThread, Post
 from forumcrawl.navigation import PatternBudget, SiteNavigator
 from forumcrawl.state import SiteState, index_rows, load, save
@@ -40,6 +43,8 @@ class Recrawl:
         self.sites: dict[str, SiteState] = {}
         self._seen: set[tuple[str, str, int | None]] = set()
         self.navigators: dict[str, SiteNavigator] = {}
+        #: URL pattern → [a URL of it, answers < 400, answers >= 400] in this crawl.
+        self._answers: dict[str, list[Any]] = {}
 
     @classmethod
     def of(cls, crawler: Crawler) -> Recrawl | None:
@@ -49,7 +54,15 @@ class Recrawl:
         found = _RECRAWLS.get(crawler)
         if found is None:
             found = _RECRAWLS[crawler] = cls(Path(crawler.settings["FORUMCRAWL_STATE_DIR"]))
+            crawler.signals.connect(found.answered, signal=signals.response_received)
         return found
+
+    def answered(self, response: Response, request: Request) -> None:
+        """Count each URL pattern's answers: one that only ever failed (a plugin page answering
+        500 after its retries) is closed for the next crawl, as the navigation would have."""
+        url = (request.meta.get("redirect_urls") or [request.url])[0]
+        key = pattern_key(url)
+        self._answers.setdefault(key, [url, 0, 0])[1 if response.status < 400 else 2] += 1
 
     def site(self, site: str) -> SiteState:
         """``site``'s state, read on first use."""
@@ -92,7 +105,12 @@ class Recrawl:
         """Write every site's state."""
         for site, navigator in self.navigators.items():
             patterns = navigator.patterns.items()
-            self.site(site).closed_patterns = sorted(k for k, b in patterns if b.closed or b.fetches and not b.hits)
+            closed = {k for k, b in patterns if b.closed or b.fetches and not b.hits}
+            closed |= {
+                key for key, (url, ok, failed) in self._answers.items()
+                if failed and not ok and site_of(url) == site and not navigator.is_topic(url)
+            }
+            self.site(site).closed_patterns = sorted(closed)
         return [save(self.folder, state, self.started) for state in self.sites.values()]
 
 
