@@ -3,8 +3,9 @@ the unchanged forum and a recrawl after adding about 1 % new posts fetch and exp
 
 Each site is crawled three times with one rules folder and one state folder: first (everything),
 again unchanged (the issue's bar: at most 10 % of the first crawl's fetches, no item), then once
-``--grow`` of its posts were added (exactly those posts exported: each added post found by an exported post of its author, token F1 >=
-0.8, and nothing else exported). Mock families are served here and grown with
+``--grow`` of its posts were added (exactly those posts exported: each added post found by an
+exported post of its author, token F1 >= 0.8, and nothing else exported). Mock families are
+served here and grown with
 :class:`forumcrawl.mockforum.growth.Growth` (replies spread over threads and one new thread);
 ``pybbm@URL`` is a PRIVATE copy of the zoo's pybbm (never the shared :8104), grown through its
 Django ORM (``--pybbm-site`` is the copy's folder with ``manage.py``)::

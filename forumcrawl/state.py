@@ -4,8 +4,8 @@
 What a crawl keeps of each thread (:class:`ThreadState`): its pages, the identities of the posts
 it exported, and how the index pages showed the thread (its *rows*). A thread's row on a board
 list is the largest element around its link that links no other thread: the title, the last
-post's permalink and time, the page links. When a thread gets a reply, the row changes (a new
-last-post link or time, a new page link) — its views counter does too on real engines, which is
+post's permalink and time (in its text or an attribute), the page links. When a thread gets a
+reply, the row changes (a new last-post link or time, a new page link) — its views counter does too on real engines, which is
 why the row's signature is its links and its times, not its numbers. Any change is enough to
 refetch the thread's last known page and what follows it; a row that stays the same leaves the
 thread alone, so an unchanged forum costs its index pages only.
@@ -32,7 +32,7 @@ from typing import Any
 from forumcrawl.extractors.fields import anchors
 from forumcrawl.extractors.navigation import ThreadKey, canonical_url
 
-__all__ = ["SiteState", "ThreadState", "index_rows", "post_identity"]
+__all__ = ["SiteState", "ThreadState", "index_rows", "load", "post_identity", "save", "state_path"]
 
 #: Times as index rows write them: clock times, dates, relative times ("3 小时前", "2 hours ago").
 _TIME = re.compile(
@@ -54,8 +54,23 @@ def post_identity(post: Mapping[str, Any]) -> str:
     author = str(post.get("author") or "")
     raw = post.get("published_raw")
     dated = raw is None or bool(_DATED.search(str(raw)))
-    second = (str(post.get("published") or "") if dated else "") or " ".join(str(post.get("text") or "").split())
-    return hashlib.blake2b(f"{author}\x00{second}".encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+    second = str(post.get("published") or "") if dated else ""
+    second = second or " ".join(str(post.get("text") or "").split())
+    digest = hashlib.blake2b(f"{author}\x00{second}".encode("utf-8", "surrogatepass"), digest_size=8)
+    return digest.hexdigest()
+
+
+def _attribute_times(row: Any) -> list[str]:
+    """Times a row keeps in attributes (``<time datetime>``, ``<span title="2024-03-01 10:00">``
+    filled by a script, ``data-time="1709287200"``)."""
+    found = []
+    for element in row.iter():
+        for name, value in element.attrib.items():
+            if name in ("href", "src", "class", "id", "style"):
+                continue
+            if _TIME.search(value) or ("time" in name or "date" in name) and value.strip().isdigit():
+                found.append(f"{name}={value.strip()}")
+    return found
 
 
 def index_rows(tree: Any, url: str, thread_of: Any) -> tuple[dict[str, str], dict[str, str]]:
@@ -86,7 +101,7 @@ def index_rows(tree: Any, url: str, thread_of: Any) -> tuple[dict[str, str], dic
         done.add(row)
         hrefs = sorted({canonical_url(h) for a, h in links if a is row or row in a.iterancestors()})
         owner.update(dict.fromkeys(hrefs, thread))
-        times = _TIME.findall(" ".join(row.text_content().split()))
+        times = _TIME.findall(" ".join(row.text_content().split())) + _attribute_times(row)
         rows.setdefault(thread, []).append("\n".join([*hrefs, *times]))
     signatures = {
         thread: hashlib.blake2b("\n\n".join(sorted(parts)).encode(), digest_size=8).hexdigest()

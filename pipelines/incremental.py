@@ -158,7 +158,8 @@ class IncrementalPipeline:
         item.new_since = state.previous
         if not posts:
             return item
-        item.author, item.published, item.published_raw = posts[0].author, posts[0].published, posts[0].published_raw
+        first = posts[0]
+        item.author, item.published, item.published_raw = first.author, first.published, first.published_raw
         item.reply_count = len(posts) if posts[0].floor != 1 else len(posts) - 1
         self._inc("new_posts", len(posts))
         return item
@@ -170,4 +171,5 @@ class IncrementalPipeline:
 
 
 def _fields(post: Post) -> dict[str, Any]:
-    return {"author": post.author, "published": post.published, "published_raw": post.published_raw, "text": post.text}
+    return {"author": post.author, "published": post.published, "published_raw": post.published_raw,
+            "text": post.text}

@@ -70,6 +70,11 @@ def test_identity_of_a_post_survives_an_edit() -> None:
     assert post_identity({**post, "published_raw": "2024-1-1 10:00"}) == post_identity(post)
 
 
+def one(url: str) -> str | None:
+    """Thread id of a link of the test rows: thread 1 for any /t/ link."""
+    return "1" if "/t/" in url else None
+
+
 def test_an_index_row_changes_with_its_last_post_not_its_views() -> None:
     import lxml.html
 
@@ -86,6 +91,10 @@ def test_an_index_row_changes_with_its_last_post_not_its_views() -> None:
     before = rows(10, 5, "09:00")
     assert rows(99, 5, "09:00") == before, "views alone are no change"
     assert rows(10, 6, "09:30")["1"] != before["1"] and rows(10, 6, "09:30")["2"] == before["2"]
+    script_filled = '<ul><li><a href="/t/1">One</a><span title="{t}"></span></li></ul>'
+    tree = lxml.html.fromstring(script_filled.format(t="2024-03-01T10:00:00+08:00"))
+    again = lxml.html.fromstring(script_filled.format(t="2024-03-02T09:00:00+08:00"))
+    assert index_rows(tree, "http://f.example/", one) != index_rows(again, "http://f.example/", one)
     state = SiteState("f.example", "2024-01-01T00:00:00")
     state.observe_index(rows(10, 6, "09:30"))
     assert state.changed == {"1", "2"}, "threads the state does not know are new"

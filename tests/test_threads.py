@@ -52,7 +52,8 @@ def test_posts_repeated_from_an_earlier_page_are_kept_once_and_floors_run_on() -
     assert (thread.complete, thread.pages, thread.reply_count, thread.author) == (True, 2, 3, "asker")
     assert thread.page_urls == [pages[1]["url"], pages[2]["url"]]
     # Same words from another author, or with no author and no time, are other posts.
-    assert len(whole_thread({1: page(1, 1, [("a", "t", "+1"), ("b", "t", "+1"), ("", "", "+1"), ("", "", "+1")])}).posts) == 4
+    same_words = [("a", "t", "+1"), ("b", "t", "+1"), ("", "", "+1"), ("", "", "+1")]
+    assert len(whole_thread({1: page(1, 1, same_words)}).posts) == 4
 
 
 def test_a_thread_missing_a_page_says_which() -> None:
@@ -108,7 +109,8 @@ def test_a_crawl_stopped_early_emits_its_threads_in_progress_incomplete(tmp_path
         assert record["missing_pages"] and len(record["page_urls"]) + len(record["missing_pages"]) <= len(pages)
         assert {truth.canonical(u) for u in record["page_urls"]} <= set(pages)
     # Nothing lost: every page held for its thread is in some record.
-    held_or_completing = result.stats["forumcrawl/threads/pages_held"] + result.stats.get("forumcrawl/threads/complete", 0)
+    stats = result.stats
+    held_or_completing = stats["forumcrawl/threads/pages_held"] + stats.get("forumcrawl/threads/complete", 0)
     assert sum(len(r["page_urls"]) for r in result.items) == held_or_completing
 
 
@@ -125,7 +127,8 @@ def test_two_workers_complete_threads_whose_pages_they_share(tmp_path: Path) -> 
             truth = server.truth
             push(server_redis, server.url)
             workers = [
-                start_worker(tmp_path, f"w{i}", server_redis, FORUMCRAWL_ITEM="thread", FORUMCRAWL_REDIS_LEASE_SECONDS=30)
+                start_worker(tmp_path, f"w{i}", server_redis, FORUMCRAWL_ITEM="thread",
+                             FORUMCRAWL_REDIS_LEASE_SECONDS=30)
                 for i in range(2)
             ]
             stats = [finish(proc, folder, timeout=120) for proc, folder in workers]

@@ -22,7 +22,8 @@ __all__ = ["RedisThreadBook"]
 
 _ADD = """
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[4])
-local last = math.max(tonumber(redis.call('HGET', KEYS[1], 'last') or '0'), tonumber(ARGV[2]), tonumber(ARGV[3]))
+local known = tonumber(redis.call('HGET', KEYS[1], 'last') or '0')
+local last = math.max(known, tonumber(ARGV[2]), tonumber(ARGV[3]))
 redis.call('HSET', KEYS[1], 'last', last)
 if redis.call('HLEN', KEYS[1]) - 1 >= last then
   local pages = redis.call('HGETALL', KEYS[1])
