@@ -187,6 +187,27 @@ def test_a_pattern_that_leads_to_no_new_thread_closes_after_its_probe() -> None:
     assert nav.yield_rate("http://f/user/a/") == 0.0
 
 
+def test_a_pattern_has_no_more_downloads_under_way_than_dry_fetches_left() -> None:
+    nav = _navigator(probe=3)
+    under_way = [nav.admits(f"http://f/user/{n}/") for n in range(5)]
+    assert [d.role for d in under_way] == ["index", "index", "index", "wait", "wait"]
+    assert nav.admits("http://f/user/0/").follow  # the same download asked again keeps its place
+    nav.forget("http://f/user/2/")  # dropped before its download: its place is free again
+    assert nav.admits("http://f/user/3/").follow
+    for n in (0, 1):
+        nav.fetched(f"http://f/user/{n}/", 0)
+    assert nav.admits("http://f/user/4/").role == "wait"  # 2 dry + 1 under way = the probe
+    assert nav.fetched("http://f/user/3/", 0) == "/user/#"
+    assert (nav.admits("http://f/user/4/").follow, nav.admits("http://f/user/4/").role) == (
+        False, "other")
+    # A redirect's target does not take a place: the URL first asked holds it.
+    assert all(nav.admits(f"http://f/login/{n}/", hold=False).follow for n in range(5))
+    # A pattern that keeps yielding frees its places as its outcomes come in.
+    for n in range(6):
+        assert nav.admits(f"http://f/board/{n}/").follow
+        nav.fetched(f"http://f/board/{n}/", 3)
+
+
 def test_dry_runs_close_by_the_pattern_record() -> None:
     budget = PatternBudget(fetches=12, hits=5, last_yield=10)
     assert budget.dry_limit(3, 20) == 5  # (1 - 0.5)^5 < 5 %
