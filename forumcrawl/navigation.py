@@ -34,6 +34,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, pattern_key
 
@@ -117,6 +118,8 @@ class SiteNavigator:
         self._exported: dict[tuple[str, int], str] = {}
         self._released: set[tuple[str, int]] = set()
         self._threads: set[str] = set()
+        # Threads with a page fetched: a variant of one leads nowhere new.
+        self._reached: set[str] = set()
         # Downloads under way per pattern (URL -> when admitted), see admits().
         self._outstanding: dict[str, dict[str, float]] = {}
         self._lock = threading.Lock()
@@ -183,9 +186,14 @@ class SiteNavigator:
                 pair = (str(key.thread), int(key.page or 1))
                 if self._fetched.setdefault(pair, url) != url:
                     return Decision(False, "duplicate", key)
+                self._scheduled.add(pair)
+                self._threads.add(pair[0])
+                self._reached.add(pair[0])
                 return Decision(True, "thread", key)
             if topic and key is None:
                 return Decision(True, "thread")
+            if key is not None and key.thread in self._reached:
+                return Decision(False, "variant", key)
             name = self._pattern(url, topic)
             budget = self.patterns.setdefault(name, PatternBudget())
             role = "variant" if topic else "index"
@@ -240,6 +248,25 @@ class SiteNavigator:
                 budget.closed = True
                 return name
         return None
+
+    def adopt(self, url: str, tree: Any) -> tuple[ThreadKey, str] | None:
+        """For a fetched variant (a post permalink), the thread page it turned out to be and its
+        thread's first-page URL (see :meth:`ThreadIdentity.page_of`), when no other URL
+        fetched that page first: the page then counts as fetched and scheduled, so its canonical
+        URL is not fetched again, and it is exported in its place. None otherwise."""
+        key = self.key(url)
+        if key is None or key.canonical or self.identity is None:
+            return None
+        found = self.identity.page_of(tree, url)
+        if found is None:
+            return None
+        pair = (str(found[0].thread), int(found[0].page or 1))
+        with self._lock:
+            owner = self._fetched.setdefault(pair, url)
+            self._scheduled.add(pair)
+            self._threads.add(pair[0])
+            self._reached.add(pair[0])
+        return found if owner == url else None
 
     def claim_export(self, url: str, key: ThreadKey | None) -> bool:
         """Whether the fetched thread page at ``url`` should be exported: under one URL per
