@@ -166,14 +166,19 @@ def run_crawl(start: str, work: Path, workers: int = 0) -> tuple[list[dict[str, 
     items: list[dict[str, Any]] = []
     urls: list[str] = []
     stats: dict[str, Any] = {}
+    internal = 0
     for folder in folders:
         text = (folder / "items.jsonl").read_text("utf-8")
         items += [json.loads(line) for line in text.splitlines() if line.strip()]
         fetched = (folder / "fetched.txt").read_text("utf-8").splitlines()
-        urls += [u for u in fetched if not u.endswith("/robots.txt")]
+        pages = [u for u in fetched if u.startswith("http") and not u.endswith("/robots.txt")]
+        # robots.txt and the spider's local data: requests (learning, idle checks) fetch no page
+        internal += len(fetched) - len(pages)
+        urls += pages
         for key, value in json.loads((folder / "stats.json").read_text("utf-8")).items():
             if isinstance(value, (int, float)):
                 stats[key] = stats.get(key, 0) + value
+    stats["crawl_eval/internal_requests"] = internal
     return items, stats, urls, seconds
 
 
@@ -234,8 +239,8 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
             seen.add(page)
         else:
             spent[pattern_key(url)] += 1
-    robots = sum(1 for _ in {site_of(u) for u in fetched})
-    requests = int(stats.get("downloader/request_count", len(fetched))) - robots
+    requests = int(stats.get("downloader/request_count", len(fetched))) - int(
+        stats.get("crawl_eval/internal_requests", 0))
     gold_dir = work / "gold"
     gold_dir.mkdir()
     with (gold_dir / "gold.jsonl").open("w", encoding="utf-8") as fh:
