@@ -253,6 +253,9 @@ class SiteSpider(scrapy.Spider):
             else:
                 topic = self.learner.is_topic(model, url) if self.learner and model else None
                 priority = TOPIC_PRIORITY if topic else 0
+                if deferring:
+                    # Fetched to sample the site: the rules, once they exist, decide it again.
+                    meta["forumcrawl_nav"] = "sample"
             yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
         if navigator is not None:
             closed = navigator.fetched(requested or doc.url, new_threads)
@@ -296,6 +299,11 @@ class SiteSpider(scrapy.Spider):
             return
         navigator = self.navigator(model)
         key = navigator.key(doc.url) if navigator is not None else None
+        first_page = None
+        if navigator is not None and key is not None and not key.canonical:
+            adopted = navigator.adopt(doc.url, doc.tree)
+            if adopted is not None:
+                key, first_page = adopted
         if navigator is not None and not navigator.claim_export(doc.url, key):
             reason = "variant" if key is not None and not key.canonical else "duplicate"
             self._inc(f"nav/not_exported/{reason}")
@@ -310,7 +318,7 @@ class SiteSpider(scrapy.Spider):
             identity = navigator.identity if navigator is not None else None
             adapter = ItemAdapter(item)
             if identity is not None and key is not None and "thread_url" in adapter.field_names():
-                adapter["thread_url"] = identity.first_page(doc.url)
+                adapter["thread_url"] = first_page or identity.first_page(doc.url)
                 adapter["page"] = key.page
                 adapter["thread_id"] = key.thread
                 adapter["last_page"] = last_page(doc.tree, doc.url, identity, key)
@@ -347,6 +355,7 @@ class SiteSpider(scrapy.Spider):
             # what each pattern led to, so that budgets start from the sample.
             for held in held_pages:
                 navigator.admits(held.document.url)
+                navigator.adopt(held.document.url, held.document.tree)
                 if self.recrawl is not None:
                     self.recrawl.observe(held.document, navigator)
                 new = sum(
@@ -410,6 +419,10 @@ class SiteSpider(scrapy.Spider):
         ))
         model = self.learner.model(doc.site) if self.learner else None
         requested = (response.meta.get("redirect_urls") or [response.url])[0]
+        navigator = self.navigator(model)
+        if navigator is not None:
+            # A permalink's page, known now: its canonical URL must not be fetched again.
+            navigator.adopt(doc.url, doc.tree)
         requests = list(self.follow_links(doc, links, model, requested))
         if self.learner is not None and model is None:
             # Hold the page before yielding: the site's held pages may be released at any await.
