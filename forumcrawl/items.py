@@ -55,9 +55,6 @@ class ForumThread:
     #: URL of the thread's first page, whatever form of it was fetched (all pages of one thread
     #: share it; None when the site's thread identity is not known).
     thread_url: str | None = None
-    #: The thread's identifier in its site's URLs (``tid=834`` → ``834``, or the URL path without
-    #: the page), what tells one thread from another (None without thread identity).
-    thread_id: str | None = None
     #: Host name of the forum.
     site: str | None = None
     #: Thread title.
@@ -69,6 +66,9 @@ class ForumThread:
     #: Highest page of the same thread this page names: its own number or a page-flip link's
     #: (the thread's page count when its pager shows the last page; None without thread identity).
     last_page: int | None = None
+    #: The thread's identifier in its site's URLs (``tid=834`` → ``834``, or the URL path without
+    #: the page), what tells one thread from another (None without thread identity).
+    thread_id: str | None = None
     #: Author of the first post on this page.
     author: str | None = None
     #: Time of the first post on this page, ISO 8601.
