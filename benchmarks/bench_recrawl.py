@@ -44,12 +44,14 @@ topics = list(Topic.objects.order_by("id"))
 users = list(get_user_model().objects.order_by("id"))
 added = []
 now = timezone.now().replace(microsecond=0, second=0)
+last = Post.objects.order_by("-created").values_list("created", flat=True).first() or now
+start = max(now - timedelta(minutes=count), last + timedelta(minutes=1))
 for n in range(count):
     topic = rng.choice(topics)
     user = rng.choice(users)
     words = " ".join(rng.choice(["mirror", "kernel", "apt", "package", "repository", "upgrade", "boot",
                                  "network", "driver", "config"]) for _ in range(25))
-    created = now - timedelta(minutes=count - n)
+    created = start + timedelta(minutes=n)  # after every post so far, one a minute
     post = Post.objects.create(topic=topic, user=user, body=f"Recrawl test post {n}: {words}.")
     Post.objects.filter(pk=post.pk).update(created=created)
     topic.updated = created

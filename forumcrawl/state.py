@@ -11,7 +11,7 @@ refetch the thread's last known page and what follows it; a row that stays the s
 thread alone, so an unchanged forum costs its index pages only.
 
 A post's identity is its author and time (its author and text when the page shows no time, or
-only a relative one): an edited post is the same post, a post moved to another page by a
+only a vague relative one such as "3 小时前"): an edited post is the same post, a post moved to another page by a
 deletion too. A recrawl exports
 only posts whose identity the state does not hold.
 
@@ -43,14 +43,15 @@ _TIME = re.compile(
 )
 
 
-#: A time written with its date (a year, or a day/month/year): the same text in every crawl.
-_DATED = re.compile(r"\d{4}|\b\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b")
+#: A time that names its moment: a year, a day/month/year, or a clock time ("昨天 14:02" and
+#: "前天 14:02" on the next day resolve to the same moment; "3 小时前" does not).
+_DATED = re.compile(r"\d{4}|\b\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b|\b\d{1,2}:\d{2}\b")
 
 
 def post_identity(post: Mapping[str, Any]) -> str:
     """A short digest of what makes a post the same post in two crawls: author and time, or
-    author and whitespace-normalised text when the page gives no time or a relative one ("3 天前",
-    "Today, 10:05": read against the fetch time, it moves from one crawl to the next)."""
+    author and whitespace-normalised text when the page gives no time or a vague relative one
+    ("3 天前", "2 hours ago": read against the fetch time, it moves from one crawl to the next)."""
     author = str(post.get("author") or "")
     raw = post.get("published_raw")
     dated = raw is None or bool(_DATED.search(str(raw)))

@@ -68,6 +68,7 @@ def test_identity_of_a_post_survives_an_edit() -> None:
     relative = {"author": "a", "published": "2024-01-01T10:00:00", "published_raw": "3 天前", "text": "x"}
     assert post_identity(relative) == post_identity({**relative, "published": "2024-01-02T10:00:00"})
     assert post_identity({**post, "published_raw": "2024-1-1 10:00"}) == post_identity(post)
+    assert post_identity({**post, "published_raw": "昨天 10:00"}) == post_identity(post)
 
 
 def one(url: str) -> str | None:
