@@ -217,7 +217,8 @@ class Cascade:
     Parameters
     ----------
     stages : names from :data:`STAGES`, tried in this order.
-    min_chars : characters (whitespace excluded) a stage must return to count as a hit.
+    min_chars : characters (whitespace excluded) a stage must return to count as a hit, unless
+        it read posts by the site's learned rule.
     value_filter : judge the winning stage's posts or blocks with the Naive Bayes value filter
         (:class:`ValueFilter`).
     value_drop : remove worthless later posts and blocks instead of flagging or keeping them.
@@ -256,6 +257,13 @@ class Cascade:
             rule = self._rules[key] = KsfRule.from_dict(data)
         return rule
 
+    def _hit(self, found: Extraction) -> bool:
+        """Whether a stage's result counts: enough text, or posts a site's learned rule read
+        from the site's post template (a one-word reply is a post by its place on the page, not
+        by its length; ``min_chars`` guards the stages that guess a region on any page)."""
+        chars = len(_SPACE.sub("", found.text))
+        return chars >= self.min_chars or (chars > 0 and bool(found.posts) and found.rule_id is not None)
+
     def run(self, doc: Document, model: SiteModel | None = None, *, now: datetime | None = None) -> CascadeOutcome:
         """Try each stage on ``doc``; never raises for a bad page."""
         now = now or datetime.now(timezone.utc)
@@ -270,7 +278,7 @@ class Cascade:
                 logger.warning("stage %s failed on %s: %r", name, doc.url, exc, exc_info=True)
                 outcome.errors.append(f"{name}: {exc!r}")
                 continue
-            if found is not None and len(_SPACE.sub("", found.text)) >= self.min_chars:
+            if found is not None and self._hit(found):
                 rule = model.rules.get("ksf") if model is not None else None
                 if rule and rule.get("title_affixes"):
                     found.title_affixes = list(rule["title_affixes"])

@@ -201,6 +201,25 @@ def test_drift_gives_no_posts(fitted: KeywordScoringExtractor) -> None:
     assert fitted.extract(document(0, layout="other"), now=NOW) == []
 
 
+def test_a_one_word_reply_is_a_post_by_the_learned_rule(fitted: KeywordScoringExtractor) -> None:
+    """A page whose only post is shorter than the cascade's min_chars is still read by the
+    site's rule (by its place in the post template); without a rule the bar applies."""
+    from forumcrawl.pages import Cascade
+    from forumcrawl.sitemodel import SiteModel
+
+    title, posts = THREADS[0]
+    THREADS.append((title, [("张三", "发表于 2024-3-5 14:02", "", "顶", None, False)]))
+    try:
+        doc = document(len(THREADS) - 1)
+    finally:
+        THREADS.pop()
+    model = SiteModel(site="bbs.example.com").with_rule("ksf", fitted.rule_.to_dict())
+    found = Cascade(["ksf", "cx"], min_chars=20).run(doc, model, now=NOW).extraction
+    assert found is not None and found.method == "ksf"
+    assert [(p.author, p.text) for p in found.posts] == [("张三", "顶")]
+    assert Cascade(["ksf"], min_chars=20).run(doc, now=NOW).extraction is None
+
+
 def test_apply_rule_is_pure_and_matches_extract(fitted: KeywordScoringExtractor) -> None:
     doc = document(1)
     assert apply_rule(fitted.rule_, doc, now=NOW) == fitted.extract(doc, now=NOW)
