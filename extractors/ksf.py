@@ -36,6 +36,7 @@ from forumcrawl.extractors.ksf_apply import (
     KsfRule,
     apply_rule,
     field_text,
+    later_page,
     select,
     selector_tag,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "extract_single",
     "ksf_weights",
     "page_lines",
+    "repeats_first",
     "scoring",
 ]
 
@@ -99,6 +101,9 @@ _NOISE_TOKEN_SET = frozenset(NOISE_TOKENS)
 #: link and ``<abbr>`` ``title``, ``<time datetime>``, microdata ``<meta content>``).
 _VALUE_ATTRS = frozenset({"alt", "title", "datetime", "content"})
 _MACHINE_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\d{9,13}$")
+#: Later pages of a thread (and at least two) whose first post must be seen on another page
+#: for a site to count as repeating one there (the rest: their earlier page is not at hand).
+_REPEAT_SHARE = 0.5
 #: Headings: a body-like element inside one is a title, never a post (an editable thread title).
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _NOISE_BODY_PARTS = ("quote_contents", "quotecontent", "bbcodeblock", "signature", "sig_", "spoiler", "ipscode")
@@ -907,6 +912,28 @@ class KeywordScoringExtractor(BaseEstimator):
     def extract(self, document: Document, *, now: datetime | None = None) -> list[Post]:
         """The posts of ``document`` by the learned rule (empty when the rule matches nothing)."""
         return apply_rule(self._check_fitted(), document, now=now)
+
+
+def repeats_first(rule: KsfRule, documents: Sequence[Document]) -> bool:
+    """Whether the site puts a post of an earlier page at the top of a thread's later pages
+    (Askbot's question, Misago's last post of the page before), read off thread pages of the
+    site: the first post (author and text) of at least half of the later pages
+    (:func:`~forumcrawl.extractors.ksf_apply.later_page`), and of two, is a post another page
+    shows. Pages that show the same posts (two URLs of one page) count once."""
+    epoch = datetime(2000, 1, 1)
+    pages_of: Counter[tuple[str | None, str]] = Counter()
+    firsts: list[tuple[str | None, str]] = []
+    seen_pages: set[tuple[tuple[str | None, str], ...]] = set()
+    for doc in documents:
+        keys = tuple((p.author, p.text) for p in apply_rule(rule, doc, now=epoch) if p.text)
+        if not keys or keys in seen_pages:
+            continue
+        seen_pages.add(keys)
+        pages_of.update(set(keys))
+        if len(keys) > 1 and later_page(doc.tree, doc.url):
+            firsts.append(keys[0])
+    repeated = sum(pages_of[key] >= 2 for key in firsts)
+    return repeated >= 2 and repeated >= _REPEAT_SHARE * len(firsts)
 
 
 def _noise_body(locator: str) -> bool:

@@ -16,11 +16,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import lxml.etree
 from cssselect import GenericTranslator
 
 from forumcrawl.extractors.dates import read_markup_time, read_time
+from forumcrawl.extractors.fields import anchors
+from forumcrawl.extractors.navigation import canonical_url, url_numbers
 from forumcrawl.extractors.posts import (
     DEFAULT_EXCLUDE,
     compile_selector,
@@ -44,14 +47,16 @@ __all__ = [
     "apply_rule",
     "field_text",
     "first_match",
+    "later_page",
     "outermost",
     "select",
     "selector_tag",
 ]
 
 #: Version 2 added where a field's value is read (``*_attr``: an attribute instead of the text)
-#: and the site's title affixes; version 1 rules read as version 2 rules without them.
-RULE_VERSION = 2
+#: and the site's title affixes, version 3 ``repeats_first``; older rules read as rules without
+#: them.
+RULE_VERSION = 3
 
 #: Longest author name and longest field text kept (longer ones are user panels, not fields).
 MAX_AUTHOR_CHARS = 40
@@ -64,6 +69,12 @@ _TIME_ATTRS_XPATH = lxml.etree.XPath(
     "descendant-or-self::*[@datetime or @title or @data-time or @data-datetime]", regexp=False
 )
 _translator = GenericTranslator()
+#: Anchors that lead back a page: "previous" in a few languages, and arrows.
+_PREVIOUS = re.compile(
+    r"^(?:prev(?:ious)?(?: page)?|«|‹|<|<<|上一页|上一頁|上页|zurück|vorherige(?: seite)?|précédent"
+    r"|pr[ée]c[ée]dente?|anterior)$",
+    re.IGNORECASE,
+)
 
 
 def outermost(elements: Sequence[HtmlElement], tag: str | None = None) -> list[HtmlElement]:
@@ -382,6 +393,10 @@ class KsfRule:
     title_affixes : list of str
         The site's name as its pages' ``<title>`` carries it around the thread title
         (``" | Workbench Community"``), removed from a page's ``<title>`` to find its title.
+    repeats_first : bool
+        The site shows a post of an earlier page at the top of a thread's later pages
+        (Askbot's question above every page of answers, Misago's last post of the page
+        before): on a later page (:func:`later_page`) the first post is not read.
     exclude : list of str
         Elements inside a body that are not the post's own words (quotes, signatures, notices),
         in addition to the generic ones of ``forumcrawl.extractors.posts.DEFAULT_EXCLUDE``.
@@ -406,6 +421,7 @@ class KsfRule:
     exclude: list[str] = field(default_factory=list)
     month_first: bool = False
     title_affixes: list[str] = field(default_factory=list)
+    repeats_first: bool = False
     votes: dict[str, int] = field(default_factory=dict)
     page_votes: list[dict[str, int]] = field(default_factory=list)
     field_votes: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -420,6 +436,8 @@ class KsfRule:
         attrs = [self.author_attr, self.time_attr, self.floor_attr]
         if any(attrs) or self.title_affixes or self.month_first:  # version 1 rules keep their ids
             fields += [attrs, self.title_affixes, self.month_first]
+        if self.repeats_first:  # and version 2 rules theirs
+            fields.append("repeats_first")
         key = json.dumps(fields)
         return hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
 
@@ -460,7 +478,60 @@ class KsfRule:
             parts.append(f"  title     without {' / '.join(map(repr, self.title_affixes))}")
         if self.exclude:
             parts.append(f"  exclude   {', '.join(self.exclude)}")
+        if self.repeats_first:
+            parts.append("  later pages repeat an earlier post first")
         return "\n".join(parts)
+
+
+def later_page(tree: HtmlElement | None, url: str) -> bool:
+    """Whether a thread page says it is not its thread's first page: it links back a page
+    (``rel="prev"``, a "previous" or "1" anchor) to its own URL with one number lower or left
+    out (``/t/slug/7/2/`` → ``/t/slug/7/``, ``?page=2`` → ``?page=1``).
+
+    Examples
+    --------
+    >>> import lxml.html
+    >>> later_page(lxml.html.fromstring('<a href="?id=7&amp;page=1">1</a>'), "http://f.test/t?id=7&page=2")
+    True
+    >>> later_page(lxml.html.fromstring('<a href="/t/8/">1</a>'), "http://f.test/t/7/")
+    False
+    """
+    if tree is None:
+        return False
+    here = canonical_url(url)
+    targets = [urljoin(url, h.strip()) for h in tree.xpath("//head/link[@rel='prev']/@href")]
+    for element, href in anchors(tree, url):
+        rel = (element.get("rel") or "").lower().split()
+        text = " ".join(element.text_content().split())
+        if text == "1" or "prev" in rel or _PREVIOUS.match(text):
+            targets.append(href)
+    return any(_page_before(here, canonical_url(target)) for target in dict.fromkeys(targets))
+
+
+def _page_before(here: str, there: str) -> bool:
+    """Whether ``there`` is ``here`` with one number lower, or one number left out (a first
+    page's URL without its page number)."""
+    mine, theirs = url_numbers(here), url_numbers(there)
+    if any(p not in mine for p in theirs):
+        return False
+    changed = [p for p, v in mine.items() if theirs.get(p) != v]
+    if len(changed) != 1:
+        return False
+    position = changed[0]
+    if position in theirs:
+        return theirs[position] < mine[position] and _skeleton(here) == _skeleton(there)
+    value = str(mine[position])
+    a, b = urlsplit(here), urlsplit(there)
+    if position[0] == "q":  # the page parameter left out
+        kept = [(k, v) for k, v in parse_qsl(a.query, keep_blank_values=True) if k.lower() != position[1]]
+        return (a.path, kept) == (b.path, parse_qsl(b.query, keep_blank_values=True))
+    return a.query == b.query and a.path.rstrip("/") in {
+        f"{b.path.rstrip('/')}/{value}", f"{b.path.rstrip('/')}/page/{value}"
+    }
+
+
+def _skeleton(url: str) -> str:
+    return re.sub(r"\d+", "#", url)
 
 
 # --------------------------------------------------------------------------------------------
@@ -545,9 +616,12 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
         group = grouped.setdefault(key, (owner, [], []))
         group[1].append(body)
         group[2].append(body_text)
+    groups = list(grouped.values())
+    if rule.repeats_first and len(groups) > 1 and later_page(tree, document.url):
+        groups = groups[1:]
     template = _Template()
     posts = []
-    for position, (container, parts, part_texts) in enumerate(grouped.values(), start=1):
+    for position, (container, parts, part_texts) in enumerate(groups, start=1):
         text = "\n\n".join(filter(None, part_texts))
         author = published = raw = None
         floor = None

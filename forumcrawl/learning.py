@@ -20,7 +20,7 @@ from typing import Protocol
 
 from forumcrawl.document import Document, site_of
 from forumcrawl.extractors.fields import title_affixes
-from forumcrawl.extractors.ksf import KeywordScoringExtractor
+from forumcrawl.extractors.ksf import KeywordScoringExtractor, repeats_first
 from forumcrawl.extractors.navigation import ThreadIdentity, page_flips
 from forumcrawl.extractors.topic import learn_topic_rule
 from forumcrawl.extractors.url_rules import UrlResolver
@@ -289,7 +289,13 @@ class SiteLearner:
         else:
             # The site's title affixes from every thread page at hand: in five, one thread's
             # pages could pass for the site.
-            rule = dataclasses.replace(ksf.rule_, title_affixes=title_affixes([d.title for d in topic_docs]))
+            # Whether later pages repeat an earlier page's post, from every thread page at hand:
+            # a thread's pages are rarely all in five.
+            rule = dataclasses.replace(
+                ksf.rule_,
+                title_affixes=title_affixes([d.title for d in topic_docs]),
+                repeats_first=repeats_first(ksf.rule_, topic_docs),
+            )
             logger.info("extraction rule of %s: %s", model.site, rule)
             return model.with_rule(
                 "ksf",

@@ -91,9 +91,10 @@ THREADS = [
 ]
 
 
-def render(thread_id: int, *, layout: str = "discuz") -> str:
-    """One thread page of the fake forum (``layout="other"``: a different template)."""
-    title, posts = THREADS[thread_id]
+def render(thread_id: int, *, layout: str = "discuz", posts: list | None = None, pager: str = "") -> str:
+    """One thread page of the fake forum (``layout="other"``: a different template; ``posts``:
+    these posts instead of the thread's, ``pager``: markup after the posts)."""
+    title, posts = THREADS[thread_id][0], posts or THREADS[thread_id][1]
     out = [
         "<html><head><title>", escape(title), " - 测试论坛</title></head><body>",
         '<div id="hd"><a href="/">首页</a> <a href="/forum">论坛</a> <a href="/login">登录</a></div>',
@@ -127,7 +128,7 @@ def render(thread_id: int, *, layout: str = "discuz") -> str:
             ]
         else:
             out += [f'<article><header>{escape(author)} - {escape(when)}</header><section>{body}</section></article>']
-    out += ["</div>", '<div id="ft">Powered by Discuz! (C) 2001-2024 Comsenz Inc.</div></body></html>']
+    out += ["</div>", pager, '<div id="ft">Powered by Discuz! (C) 2001-2024 Comsenz Inc.</div></body></html>']
     return "".join(out)
 
 
@@ -207,17 +208,45 @@ def test_a_one_word_reply_is_a_post_by_the_learned_rule(fitted: KeywordScoringEx
     from forumcrawl.pages import Cascade
     from forumcrawl.sitemodel import SiteModel
 
-    title, posts = THREADS[0]
-    THREADS.append((title, [("张三", "发表于 2024-3-5 14:02", "", "顶", None, False)]))
-    try:
-        doc = document(len(THREADS) - 1)
-    finally:
-        THREADS.pop()
+    html = render(0, posts=[("张三", "发表于 2024-3-5 14:02", "", "顶", None, False)])
+    doc = Document.from_text(html, "http://bbs.example.com/thread-0-1-1.html")
     model = SiteModel(site="bbs.example.com").with_rule("ksf", fitted.rule_.to_dict())
     found = Cascade(["ksf", "cx"], min_chars=20).run(doc, model, now=NOW).extraction
     assert found is not None and found.method == "ksf"
     assert [(p.author, p.text) for p in found.posts] == [("张三", "顶")]
     assert Cascade(["ksf"], min_chars=20).run(doc, now=NOW).extraction is None
+
+
+def _paged(thread_id: int) -> list[Document]:
+    """A thread in two pages whose second repeats the opening post above its replies (as
+    Askbot repeats its question), linking back to page 1."""
+    posts = THREADS[thread_id][1]
+    url = f"http://bbs.example.com/thread-{thread_id}-{{}}-1.html"
+    back = f'<div class="pg"><a href="thread-{thread_id}-1-1.html">1</a> <strong>2</strong></div>'
+    return [
+        Document.from_text(render(thread_id, posts=posts[:2]), url.format(1)),
+        Document.from_text(render(thread_id, posts=[posts[0], *posts[2:]], pager=back), url.format(2)),
+    ]
+
+
+def test_a_post_repeated_on_later_pages_is_read_on_its_own_page(fitted: KeywordScoringExtractor) -> None:
+    from dataclasses import replace
+
+    from forumcrawl.extractors.ksf import repeats_first
+    from forumcrawl.extractors.ksf_apply import later_page
+
+    paged = [doc for thread_id in (0, 1, 2) for doc in _paged(thread_id)]
+    assert [later_page(doc.tree, doc.url) for doc in paged] == [False, True] * 3
+    assert repeats_first(fitted.rule_, paged)
+    assert not repeats_first(fitted.rule_, [document(i) for i in range(len(THREADS))])
+    assert not repeats_first(fitted.rule_, paged[:2])  # one later page is no evidence
+    rule = replace(fitted.rule_, repeats_first=True)
+    assert KsfRule.from_dict(rule.to_dict()).repeats_first
+    first, second = _paged(1)
+    texts = [t[3] for t in THREADS[1][1]]
+    assert [p.text for p in apply_rule(rule, first, now=NOW)] == texts[:2]
+    assert [p.text for p in apply_rule(rule, second, now=NOW)] == texts[2:]
+    assert [p.text for p in apply_rule(fitted.rule_, second, now=NOW)] == [texts[0], *texts[2:]]
 
 
 def test_apply_rule_is_pure_and_matches_extract(fitted: KeywordScoringExtractor) -> None:
