@@ -32,6 +32,9 @@ import peers  # noqa: E402  (a sibling script, not a package)
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data"
 SYSTEMS = ("ours", "trafilatura")
+#: Gold folders whose posts keep the quotes they hold (Harvest's annotation): a post is scored
+#: with the quotes forumcrawl took out of its text (``Post.quotes``).
+QUOTED_POSTS = frozenset({"harvest-forum-posts"})
 
 
 def run_ours(folder: Path, out: Path, extra: list[str]) -> str | None:
@@ -142,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{folder.name} / {system}: {error}", file=sys.stderr)
                     results[folder.name][system] = {"error": error}
                     continue
-                report = evaluate(folder, path)
+                report = evaluate(folder, path, with_quotes=folder.name in QUOTED_POSTS)
                 results[folder.name][system] = {"seconds": seconds, **report.to_dict()}
                 rows.append(table_row(folder.name, system, report))
                 print(f"{folder.name} / {system}: scored", file=sys.stderr)

@@ -106,7 +106,9 @@ _MACHINE_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\d{9,13}$")
 _REPEAT_SHARE = 0.5
 #: Headings: a body-like element inside one is a title, never a post (an editable thread title).
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_NOISE_BODY_PARTS = ("quote_contents", "quotecontent", "bbcodeblock", "signature", "sig_", "spoiler", "ipscode")
+_NOISE_BODY_PARTS = (
+    "quote_contents", "quotecontent", "bbcodeblock", "signature", "sig_", "spoiler", "ipscode", "codebox",
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -127,6 +129,9 @@ def page_lines(tree: HtmlElement) -> list[Line]:
 
     Each block element gives one line: its own text, its inline descendants' text and the
     tails of its children. That is the paper's "page without tags", kept tied to elements.
+    A ``<noscript>`` that holds most of the page's text is read: it is the page a client
+    without scripts (a crawler) gets, such as Discourse's posts; one with a tracking pixel or
+    an "enable JavaScript" notice is not.
     """
     texts: dict[HtmlElement, list[str]] = {}
     links: dict[HtmlElement, int] = defaultdict(int)
@@ -142,7 +147,9 @@ def page_lines(tree: HtmlElement) -> list[Line]:
 
     def visit(el: HtmlElement, block: HtmlElement, in_link: bool) -> None:
         tag = el.tag
-        if not isinstance(tag, str) or tag in SKIP_TAGS or tag == "head":
+        if not isinstance(tag, str) or tag == "head":
+            return
+        if tag in SKIP_TAGS and not (tag == "noscript" and _holds_page(el, root)):
             return
         if tag in BLOCK_TAGS:
             block = el
@@ -155,8 +162,9 @@ def page_lines(tree: HtmlElement) -> list[Line]:
                 add(block, child.tail, in_link)
 
     body = tree.find("body")
+    root = body if body is not None else tree
     try:
-        visit(body if body is not None else tree, tree, False)
+        visit(root, tree, False)
     except RecursionError:
         pass  # absurdly deep markup: keep the lines read so far
     lines = []
@@ -165,6 +173,14 @@ def page_lines(tree: HtmlElement) -> list[Line]:
         if text:
             lines.append(Line(text, block, links[block]))
     return lines
+
+
+def _holds_page(noscript: HtmlElement, root: HtmlElement) -> bool:
+    """Whether a ``<noscript>`` holds blocks and most of the text of the page below ``root``."""
+    if not _has_block(noscript):
+        return False
+    inner = len("".join(noscript.text_content().split()))
+    return 2 * inner > len("".join(root.text_content().split()))
 
 
 # --------------------------------------------------------------------------------------------

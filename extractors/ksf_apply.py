@@ -609,19 +609,21 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
     now = now or datetime.now(timezone.utc)
     if rule.container:  # bodies outside every post (a preview, a sidebar) are not posts
         pairs = [(body, owner) for body, owner in pairs if owner is not None]
-    texts = own_texts([body for body, _ in pairs], (*DEFAULT_EXCLUDE, *rule.exclude))
-    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement], list[str]]] = {}
-    for (body, owner), body_text in zip(pairs, texts):
+    quotes: list[list[str]] = []
+    texts = own_texts([body for body, _ in pairs], (*DEFAULT_EXCLUDE, *rule.exclude), quotes)
+    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement], list[str], list[str]]] = {}
+    for (body, owner), body_text, quoted in zip(pairs, texts, quotes):
         key = id(owner) if owner is not None else id(body)
-        group = grouped.setdefault(key, (owner, [], []))
+        group = grouped.setdefault(key, (owner, [], [], []))
         group[1].append(body)
         group[2].append(body_text)
+        group[3].extend(quoted)
     groups = list(grouped.values())
     if rule.repeats_first and len(groups) > 1 and later_page(tree, document.url):
         groups = groups[1:]
     template = _Template()
     posts = []
-    for position, (container, parts, part_texts) in enumerate(groups, start=1):
+    for position, (container, parts, part_texts, quoted) in enumerate(groups, start=1):
         text = "\n\n".join(filter(None, part_texts))
         author = published = raw = None
         floor = None
@@ -644,6 +646,7 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
                 published=published,
                 published_raw=raw,
                 text=text,
+                quotes=quoted,
             )
         )
     return posts

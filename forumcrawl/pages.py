@@ -168,7 +168,10 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
     if rule_data is None:
         posts = extract_single(doc, now=now)
         rule_id = None
-        if posts and _chars(p.text for p in posts) < SINGLE_PAGE_MIN_SHARE * _chars([cascade.cx_text(doc)]):
+        # A thread's posts are compared with the line-block text quotes included (a reply that
+        # is mostly a quote is still a post); one body alone is an article, its quotes its own.
+        found = _chars(t for p in posts for t in (p.text, *(p.quotes if len(posts) > 1 else ())))
+        if posts and found < SINGLE_PAGE_MIN_SHARE * _chars([cascade.cx_text(doc)]):
             return None
     else:
         rule = cascade.ksf_rule(rule_data)

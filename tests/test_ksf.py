@@ -260,6 +260,28 @@ def test_single_page_mode() -> None:
     assert posts[2].text == THREADS[1][1][2][3]
 
 
+def test_quotes_are_kept_apart_from_a_posts_own_words(fitted: KeywordScoringExtractor) -> None:
+    posts = fitted.extract(document(1), now=NOW)
+    quoted_author, _, _, quoted_text, _, _ = THREADS[1][1][0]
+    assert posts[2].text == THREADS[1][1][2][3]
+    assert posts[2].quotes == [f"{quoted_author} 发表于 … {quoted_text[:30]}".strip()]
+    assert [p.quotes for i, p in enumerate(posts) if i != 2] == [[], [], []]
+
+
+def test_single_page_mode_reads_a_noscript_that_holds_the_page() -> None:
+    """Discourse serves crawlers its posts inside ``<noscript>``; a script notice there is
+    not a page."""
+    notice = "<noscript><div class='alert'><p>Please enable JavaScript to use this forum.</p></div></noscript>"
+    inner = render(1).split("<body>", 1)[1].split("</body>", 1)[0]
+    wrapped = render(1).replace("<body>" + inner, f"<body>{notice}<noscript>{inner}</noscript><div>Loading…</div>")
+    posts = extract_single(Document.from_text(wrapped, "http://bbs.example.com/t/1"), now=NOW)
+    assert [p.author for p in posts] == ["alice", "bob", "carol", "dave"]
+    from forumcrawl.extractors.ksf import page_lines
+
+    notice_only = Document.from_text(render(1).replace("<body>", f"<body>{notice}"))
+    assert not any("JavaScript" in line.text for line in page_lines(notice_only.tree))
+
+
 def test_single_page_fit_uses_background() -> None:
     model = KeywordScoringExtractor().fit([document(3)])
     assert model.rule_.mode == "single"
