@@ -44,6 +44,7 @@ from forumcrawl.extractors.posts import (
     BLOCK_TAGS,
     DEFAULT_EXCLUDE,
     NOISE_TOKENS,
+    QUOTE_HEAD,
     SKIP_TAGS,
     parse_floor,
 )
@@ -708,7 +709,9 @@ def _place_name(place: tuple[str, str | None]) -> str:
 def _learn_exclusions(
     trees: list[HtmlElement], rule_body: str, prefix_chars: int
 ) -> tuple[list[str], dict[str, float]]:
-    """Elements inside bodies that repeat earlier posts (quotes) or other posts (signatures)."""
+    """Elements inside bodies that repeat earlier posts (quotes) or other posts (signatures),
+    or that open with a quote's attribution ("Originally Posted by", "X wrote:"): a quote of
+    a post on an earlier page repeats nothing the sample shows."""
     votes: Counter[str] = Counter()
     seen_texts: Counter[str] = Counter()
     candidates: list[tuple[str, str]] = []
@@ -726,7 +729,9 @@ def _learn_exclusions(
                 if len(text) < 10:
                     continue
                 tokens = set(tokenize(text))
-                if tokens and earlier and len(tokens & earlier) >= 0.8 * len(tokens):
+                repeats = bool(tokens and earlier and len(tokens & earlier) >= 0.8 * len(tokens))
+                # An attribution on a line of its own (a paragraph opening "Smith said:" is none).
+                if repeats or (QUOTE_HEAD.match(text) and _has_block(el)):
                     votes[loc] += 1
                 candidates.append((loc, text))
                 seen_texts[text] += 1

@@ -28,6 +28,7 @@ __all__ = [
     "BLOCK_TAGS",
     "DEFAULT_EXCLUDE",
     "NOISE_TOKENS",
+    "QUOTE_HEAD",
     "compile_selector",
     "element_text",
     "element_texts",
@@ -311,12 +312,21 @@ _QUOTE_XPATH = lxml.etree.XPath(
 )
 
 
-def is_quote(element: HtmlElement) -> bool:
-    """Whether an excluded element quotes another post: it is or holds a ``blockquote``, ``q``
-    or an element whose class says "quote" (Discuz ``div.quote``, vBulletin ``div.bbcode_quote``
-    in its ``div.bbcode_container``, Discourse ``aside.quote``), where a signature or an edit
-    notice does not."""
-    return bool(_QUOTE_XPATH(element))
+#: How a quote's attribution opens it, in the words of common engines and languages.
+QUOTE_HEAD = re.compile(
+    r"(?:quote:|originally posted by|quote from|quoting|zitat(?: von)?|citation|cita de|引用"
+    r"|[^:\n]{1,40}?\b(?:wrote|said|schrieb|a écrit|escribió)\s*:|[^:\n]{1,40}?(?:写道|發表於|发表于))",
+    re.IGNORECASE,
+)
+
+
+def is_quote(element: HtmlElement, text: str = "") -> bool:
+    """Whether an excluded element (of text ``text``) quotes another post: it is or holds a
+    ``blockquote``, ``q`` or an element whose class says "quote" (Discuz ``div.quote``,
+    vBulletin ``div.bbcode_quote`` in its ``div.bbcode_container``, Discourse ``aside.quote``),
+    or its text opens with an attribution (vBulletin 3's "Originally Posted by"), where a
+    signature or an edit notice does neither."""
+    return bool(_QUOTE_XPATH(element)) or bool(QUOTE_HEAD.match(text.lstrip()))
 
 
 def element_texts(
@@ -344,7 +354,7 @@ def element_texts(
             inner = _markup_text(_markup(part))
             if inner.strip():
                 text = text.replace(inner, "\n", 1)
-                if is_quote(part):
+                if is_quote(part, inner):
                     quoted.append(_lines(inner))
         texts[i] = text
     if len(plain) == 1:

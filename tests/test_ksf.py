@@ -282,6 +282,26 @@ def test_single_page_mode_reads_a_noscript_that_holds_the_page() -> None:
     assert not any("JavaScript" in line.text for line in page_lines(notice_only.tree))
 
 
+def test_a_quote_of_an_earlier_page_is_known_by_its_attribution() -> None:
+    """vBulletin 3 quotes sit in an unclassed table cell; the quoted post is often on an
+    earlier page, so nothing in the sample repeats it: its "Originally Posted by" tells."""
+    def page(t: int) -> Document:
+        posts = []
+        for i, (author, _, _, own, _, _) in enumerate(THREADS[t][1][:3]):
+            quote = (f'<div><table><tr><td class="alt2">Originally Posted by someone{i}<br/>'
+                     f"an old message number {t}{i} from a page before this one</td></tr></table></div>")
+            posts.append(f'<div class="post"><span class="name">{escape(author)}</span>'
+                         f'<div class="msg">{quote if i else ""}{escape(own)}</div></div>')
+        return Document.from_text(f"<html><body><h1>Thread {t}</h1>{''.join(posts)}</body></html>",
+                                  f"http://f.example/t/{t}")
+
+    rule = KeywordScoringExtractor().fit([page(t) for t in range(5)]).rule_
+    assert "td.alt2" in rule.exclude
+    posts = apply_rule(rule, page(5), now=NOW)
+    assert [p.text for p in posts] == [t[3] for t in THREADS[5][1][:3]]
+    assert [len(p.quotes) for p in posts] == [0, 1, 1]
+
+
 def test_single_page_fit_uses_background() -> None:
     model = KeywordScoringExtractor().fit([document(3)])
     assert model.rule_.mode == "single"
