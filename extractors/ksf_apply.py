@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -44,6 +45,7 @@ __all__ = [
     "MAX_AUTHOR_CHARS",
     "RULE_VERSION",
     "KsfRule",
+    "RepeatedPosts",
     "apply_rule",
     "field_text",
     "first_match",
@@ -534,6 +536,41 @@ def _skeleton(url: str) -> str:
     return re.sub(r"\d+", "#", url)
 
 
+class RepeatedPosts:
+    """Posts a site shows again at the top of a thread's later pages, told from the pages read
+    so far: on a later page (:func:`later_page`) a first post (author and text) that another
+    page of the site opened or closed with is not read again. This catches what a rule's
+    ``repeats_first`` could not be learned for (a sample without a thread's later pages), when
+    the earlier page is read first, as a crawl that follows page flips reads it.
+
+    Parameters
+    ----------
+    capacity : int, default=100000
+        Posts remembered (two per page, the oldest forgotten first), which bounds memory.
+    """
+
+    def __init__(self, capacity: int = 100_000) -> None:
+        self.capacity = capacity
+        self._seen: OrderedDict[tuple[str, int], str] = OrderedDict()
+
+    def filter(self, document: Document, posts: list[Post]) -> list[Post]:
+        """``posts`` of ``document`` without a first post already read on another page."""
+        if not posts:
+            return posts
+        if len(posts) > 1 and self._seen.get(self._key(document, posts[0]), document.url) != document.url:
+            if later_page(document.tree, document.url):
+                posts = posts[1:]
+        for post in {id(posts[0]): posts[0], id(posts[-1]): posts[-1]}.values():
+            self._seen.setdefault(self._key(document, post), document.url)
+        while len(self._seen) > self.capacity:
+            self._seen.popitem(last=False)
+        return posts
+
+    @staticmethod
+    def _key(document: Document, post: Post) -> tuple[str, int]:
+        return document.site, hash((post.author, post.text))
+
+
 # --------------------------------------------------------------------------------------------
 # Applying a rule.
 
@@ -619,11 +656,12 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
         group[2].append(body_text)
         group[3].extend(quoted)
     groups = list(grouped.values())
+    first = 1  # a post's floor, where the page numbers none, is its position on the page
     if rule.repeats_first and len(groups) > 1 and later_page(tree, document.url):
-        groups = groups[1:]
+        groups, first = groups[1:], 2
     template = _Template()
     posts = []
-    for position, (container, parts, part_texts, quoted) in enumerate(groups, start=1):
+    for position, (container, parts, part_texts, quoted) in enumerate(groups, start=first):
         text = "\n\n".join(filter(None, part_texts))
         author = published = raw = None
         floor = None

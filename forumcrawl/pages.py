@@ -25,6 +25,7 @@ from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, extract_single
+from forumcrawl.extractors.ksf_apply import RepeatedPosts
 from forumcrawl.extractors.text import language
 from forumcrawl.extractors.value_model import VALUE_POST_MIN_WORTHLESS, WORTHLESS, load_value_model
 from forumcrawl.extractors.wrapper import template_stage
@@ -175,7 +176,7 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
             return None
     else:
         rule = cascade.ksf_rule(rule_data)
-        posts = apply_rule(rule, doc, now=now)
+        posts = cascade.repeated.filter(doc, apply_rule(rule, doc, now=now))
         rule_id = rule.rule_id
     if not posts:
         return None
@@ -247,6 +248,8 @@ class Cascade:
         self.value = ValueFilter(drop=value_drop, model_path=value_model) if value_filter else None
         self.cx = LineBlockExtractor()
         self._rules: dict[str, KsfRule] = {}
+        #: Posts read so far, to tell a post a later page repeats (see :class:`RepeatedPosts`).
+        self.repeated = RepeatedPosts()
 
     def cx_text(self, doc: Document) -> str:
         """The line-block text of ``doc``, computed once per page (two stages may ask)."""

@@ -249,6 +249,29 @@ def test_a_post_repeated_on_later_pages_is_read_on_its_own_page(fitted: KeywordS
     assert [p.text for p in apply_rule(fitted.rule_, second, now=NOW)] == [texts[0], *texts[2:]]
 
 
+def test_a_crawl_reads_a_repeated_post_once_without_the_rule_knowing(fitted: KeywordScoringExtractor) -> None:
+    """A rule learned from first pages only does not know that later pages repeat a post;
+    the cascade tells from the pages it read (page 1, then page 2)."""
+    from forumcrawl.pages import Cascade
+    from forumcrawl.sitemodel import SiteModel
+
+    assert not fitted.rule_.repeats_first
+    model = SiteModel(site="bbs.example.com").with_rule("ksf", fitted.rule_.to_dict())
+    first, second = _paged(1)
+    texts = [t[3] for t in THREADS[1][1]]
+
+    def read(cascade: Cascade, doc: Document) -> list[str]:
+        found = cascade.run(doc, model, now=NOW).extraction
+        assert found is not None
+        return [p.text for p in found.posts]
+
+    cascade = Cascade(["ksf"])
+    assert read(cascade, first) == texts[:2]
+    assert read(cascade, second) == texts[2:]
+    assert read(cascade, first) == texts[:2]  # a first page keeps its opening post
+    assert read(Cascade(["ksf"]), second) == [texts[0], *texts[2:]]  # nothing read before it
+
+
 def test_apply_rule_is_pure_and_matches_extract(fitted: KeywordScoringExtractor) -> None:
     doc = document(1)
     assert apply_rule(fitted.rule_, doc, now=NOW) == fitted.extract(doc, now=NOW)
