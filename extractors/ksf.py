@@ -14,6 +14,7 @@ one text blob.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import re
@@ -67,8 +68,8 @@ __all__ = [
     "extract_single",
     "ksf_weights",
     "page_lines",
-    "repeats_first",
     "scoring",
+    "with_site_pages",
 ]
 
 
@@ -105,6 +106,9 @@ _MACHINE_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\d{9,13}$")
 #: Later pages of a thread (and at least two) whose first post must be seen on another page
 #: for a site to count as repeating one there (the rest: their earlier page is not at hand).
 _REPEAT_SHARE = 0.5
+#: Thread pages the quotes and signatures of a site are learned from, beyond its sample (a
+#: bound on the work, not a tuned figure).
+_EXCLUDE_PAGES = 100
 #: Headings: a body-like element inside one is a title, never a post (an editable thread title).
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _NOISE_BODY_PARTS = (
@@ -935,26 +939,43 @@ class KeywordScoringExtractor(BaseEstimator):
         return apply_rule(self._check_fitted(), document, now=now)
 
 
-def repeats_first(rule: KsfRule, documents: Sequence[Document]) -> bool:
-    """Whether the site puts a post of an earlier page at the top of a thread's later pages
-    (Askbot's question, Misago's last post of the page before), read off thread pages of the
-    site: the first post (author and text) of at least half of the later pages
-    (:func:`~forumcrawl.extractors.ksf_apply.later_page`), and of two, is a post another page
-    shows. Pages that show the same posts (two URLs of one page) count once."""
+def with_site_pages(rule: KsfRule, documents: Sequence[Document]) -> KsfRule:
+    """``rule`` with what every thread page at hand tells beyond a five-page sample (whose
+    pages may all be first pages, or all of a few days):
+
+    - ``repeats_first``: whether the site puts a post of an earlier page at the top of a
+      thread's later pages (Askbot's question, Misago's last post of the page before): the
+      first post (author and text) of at least half of the later pages
+      (:func:`~forumcrawl.extractors.ksf_apply.later_page`), and of two, is a post another
+      page shows. Pages that show the same posts (two URLs of one page) count once.
+    - ``month_first``: :func:`~forumcrawl.extractors.dates.month_first` of every post time,
+      the pages' order of replies deciding when no date can be read one way only.
+    - ``exclude``: quotes and signatures (:func:`_learn_exclusions`) of up to
+      :data:`_EXCLUDE_PAGES` pages added: five pages may hold one quote, too few to vote.
+    """
+    learned, _ = _learn_exclusions([doc.tree for doc in documents[:_EXCLUDE_PAGES]], rule.body, 6)
+    rule = dataclasses.replace(rule, exclude=sorted({*rule.exclude, *learned}))
     epoch = datetime(2000, 1, 1)
     pages_of: Counter[tuple[str | None, str]] = Counter()
     firsts: list[tuple[str | None, str]] = []
     seen_pages: set[tuple[tuple[str | None, str], ...]] = set()
+    times: list[list[str]] = []
     for doc in documents:
-        keys = tuple((p.author, p.text) for p in apply_rule(rule, doc, now=epoch) if p.text)
+        posts = apply_rule(rule, doc, now=epoch)
+        keys = tuple((p.author, p.text) for p in posts if p.text)
         if not keys or keys in seen_pages:
             continue
         seen_pages.add(keys)
         pages_of.update(set(keys))
+        times.append([p.published_raw for p in posts if p.published_raw])
         if len(keys) > 1 and later_page(doc.tree, doc.url):
             firsts.append(keys[0])
     repeated = sum(pages_of[key] >= 2 for key in firsts)
-    return repeated >= 2 and repeated >= _REPEAT_SHARE * len(firsts)
+    return dataclasses.replace(
+        rule,
+        repeats_first=repeated >= 2 and repeated >= _REPEAT_SHARE * len(firsts),
+        month_first=month_first([t for page in times for t in page], times) if any(times) else rule.month_first,
+    )
 
 
 def _noise_body(locator: str) -> bool:

@@ -538,8 +538,8 @@ def _skeleton(url: str) -> str:
 
 class RepeatedPosts:
     """Posts a site shows again at the top of a thread's later pages, told from the pages read
-    so far: on a later page (:func:`later_page`) a first post (author and text) that another
-    page of the site opened or closed with is not read again. This catches what a rule's
+    so far: on a later page, a first post (author and text) that another page of the same
+    thread opened or closed with is not read again. This catches what a rule's
     ``repeats_first`` could not be learned for (a sample without a thread's later pages), when
     the earlier page is read first, as a crawl that follows page flips reads it.
 
@@ -553,22 +553,22 @@ class RepeatedPosts:
         self.capacity = capacity
         self._seen: OrderedDict[tuple[str, int], str] = OrderedDict()
 
-    def filter(self, document: Document, posts: list[Post]) -> list[Post]:
-        """``posts`` of ``document`` without a first post already read on another page."""
+    def filter(self, url: str, thread: str, later: bool, posts: list[Post]) -> list[Post]:
+        """``posts`` of the page ``url`` of ``thread`` (``later``: not the thread's first page)
+        without a first post another page of the thread showed."""
         if not posts:
             return posts
-        if len(posts) > 1 and self._seen.get(self._key(document, posts[0]), document.url) != document.url:
-            if later_page(document.tree, document.url):
-                posts = posts[1:]
+        if later and len(posts) > 1 and self._seen.get(self._key(thread, posts[0]), url) != url:
+            posts = posts[1:]
         for post in {id(posts[0]): posts[0], id(posts[-1]): posts[-1]}.values():
-            self._seen.setdefault(self._key(document, post), document.url)
+            self._seen.setdefault(self._key(thread, post), url)
         while len(self._seen) > self.capacity:
             self._seen.popitem(last=False)
         return posts
 
     @staticmethod
-    def _key(document: Document, post: Post) -> tuple[str, int]:
-        return document.site, hash((post.author, post.text))
+    def _key(thread: str, post: Post) -> tuple[str, int]:
+        return thread, hash((post.author, post.text))
 
 
 # --------------------------------------------------------------------------------------------

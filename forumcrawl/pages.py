@@ -25,7 +25,8 @@ from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, extract_single
-from forumcrawl.extractors.ksf_apply import RepeatedPosts
+from forumcrawl.extractors.ksf_apply import RepeatedPosts, later_page
+from forumcrawl.extractors.navigation import ThreadIdentity
 from forumcrawl.extractors.text import language
 from forumcrawl.extractors.value_model import VALUE_POST_MIN_WORTHLESS, WORTHLESS, load_value_model
 from forumcrawl.extractors.wrapper import template_stage
@@ -176,7 +177,12 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
             return None
     else:
         rule = cascade.ksf_rule(rule_data)
-        posts = cascade.repeated.filter(doc, apply_rule(rule, doc, now=now))
+        posts = apply_rule(rule, doc, now=now)
+        identity = cascade.identity(model.rules.get("nav")) if model is not None else None
+        key = identity.key(doc.url) if identity is not None else None
+        if key is not None and key.thread is not None:  # pages of one thread can be told apart
+            later = key.page > 1 if key.page is not None else later_page(doc.tree, doc.url)
+            posts = cascade.repeated.filter(doc.url, f"{doc.site} {key.thread}", later, posts)
         rule_id = rule.rule_id
     if not posts:
         return None
@@ -250,10 +256,25 @@ class Cascade:
         self._rules: dict[str, KsfRule] = {}
         #: Posts read so far, to tell a post a later page repeats (see :class:`RepeatedPosts`).
         self.repeated = RepeatedPosts()
+        self._identities: dict[str, ThreadIdentity] = {}
 
     def cx_text(self, doc: Document) -> str:
         """The line-block text of ``doc``, computed once per page (two stages may ask)."""
         return doc.derived("cx.text", lambda: self.cx.extract(doc).text)
+
+    def identity(self, data: dict[str, Any] | None) -> ThreadIdentity | None:
+        """The site's thread identity (the ``nav`` rule) for ``data``, built once per rule."""
+        if data is None:
+            return None
+        key = repr(sorted(data.items()))
+        identity = self._identities.get(key)
+        if identity is None:
+            try:
+                identity = ThreadIdentity.from_dict(data)
+            except (KeyError, TypeError, ValueError):
+                return None
+            self._identities[key] = identity
+        return identity
 
     def ksf_rule(self, data: dict[str, Any]) -> KsfRule:
         """The rule object for ``data``, built once per rule id (rules are applied per page)."""

@@ -232,7 +232,10 @@ def _paged(thread_id: int) -> list[Document]:
 def test_a_post_repeated_on_later_pages_is_read_on_its_own_page(fitted: KeywordScoringExtractor) -> None:
     from dataclasses import replace
 
-    from forumcrawl.extractors.ksf import repeats_first
+    from forumcrawl.extractors.ksf import with_site_pages
+
+    def repeats_first(rule: KsfRule, docs: list[Document]) -> bool:
+        return with_site_pages(rule, docs).repeats_first
     from forumcrawl.extractors.ksf_apply import later_page
 
     paged = [doc for thread_id in (0, 1, 2) for doc in _paged(thread_id)]
@@ -255,8 +258,15 @@ def test_a_crawl_reads_a_repeated_post_once_without_the_rule_knowing(fitted: Key
     from forumcrawl.pages import Cascade
     from forumcrawl.sitemodel import SiteModel
 
+    from forumcrawl.extractors.navigation import ThreadIdentity
+
     assert not fitted.rule_.repeats_first
+    url = "http://bbs.example.com/thread-{}-{}-1.html"
+    identity = ThreadIdentity().fit([url.format(t, 1) for t in range(6)],
+                                    [(url.format(t, 2), 2) for t in range(3)])
+    assert identity.key(url.format(1, 2)).page == 2
     model = SiteModel(site="bbs.example.com").with_rule("ksf", fitted.rule_.to_dict())
+    model = model.with_rule("nav", identity.to_dict())
     first, second = _paged(1)
     texts = [t[3] for t in THREADS[1][1]]
 
