@@ -47,6 +47,7 @@ from forumcrawl.extractors.posts import (
     NOISE_TOKENS,
     QUOTE_HEAD,
     SKIP_TAGS,
+    is_quote,
     parse_floor,
 )
 from forumcrawl.extractors.text import is_stop_word, tokenize
@@ -711,11 +712,13 @@ def _place_name(place: tuple[str, str | None]) -> str:
 
 
 def _learn_exclusions(
-    trees: list[HtmlElement], rule_body: str, prefix_chars: int
+    trees: list[HtmlElement], rule_body: str, prefix_chars: int, *, quotes_only: bool = False
 ) -> tuple[list[str], dict[str, float]]:
     """Elements inside bodies that repeat earlier posts (quotes) or other posts (signatures),
     or that open with a quote's attribution ("Originally Posted by", "X wrote:"): a quote of
-    a post on an earlier page repeats nothing the sample shows."""
+    a post on an earlier page repeats nothing the sample shows. ``quotes_only``: elements that
+    are quotes by their markup or attribution (:func:`~forumcrawl.extractors.posts.is_quote`)
+    and nothing else, for many pages, where a highlighted word of code repeats too."""
     votes: Counter[str] = Counter()
     seen_texts: Counter[str] = Counter()
     candidates: list[tuple[str, str]] = []
@@ -730,7 +733,7 @@ def _learn_exclusions(
                 if not loc:
                     continue
                 text = " ".join(el.text_content().split())
-                if len(text) < 10:
+                if len(text) < 10 or (quotes_only and not is_quote(el, text)):
                     continue
                 tokens = set(tokenize(text))
                 repeats = bool(tokens and earlier and len(tokens & earlier) >= 0.8 * len(tokens))
@@ -741,7 +744,7 @@ def _learn_exclusions(
                 seen_texts[text] += 1
             earlier |= body_tokens
     for loc, text in candidates:
-        if seen_texts[text] >= 2 and len(text) >= 15:
+        if seen_texts[text] >= 2 and len(text) >= 15 and not quotes_only:
             votes[loc] += 1
     default = set(DEFAULT_EXCLUDE)
     learned = sorted(loc for loc, n in votes.items() if n >= 2 and loc not in default)
@@ -950,10 +953,11 @@ def with_site_pages(rule: KsfRule, documents: Sequence[Document]) -> KsfRule:
       page shows. Pages that show the same posts (two URLs of one page) count once.
     - ``month_first``: :func:`~forumcrawl.extractors.dates.month_first` of every post time,
       the pages' order of replies deciding when no date can be read one way only.
-    - ``exclude``: quotes and signatures (:func:`_learn_exclusions`) of up to
-      :data:`_EXCLUDE_PAGES` pages added: five pages may hold one quote, too few to vote.
+    - ``exclude``: quotes (:func:`_learn_exclusions`) of up to :data:`_EXCLUDE_PAGES` pages
+      added: five pages may hold one quote, too few to vote.
     """
-    learned, _ = _learn_exclusions([doc.tree for doc in documents[:_EXCLUDE_PAGES]], rule.body, 6)
+    trees = [doc.tree for doc in documents[:_EXCLUDE_PAGES]]
+    learned, _ = _learn_exclusions(trees, rule.body, 6, quotes_only=True)
     rule = dataclasses.replace(rule, exclude=sorted({*rule.exclude, *learned}))
     epoch = datetime(2000, 1, 1)
     pages_of: Counter[tuple[str | None, str]] = Counter()
