@@ -7,6 +7,7 @@ and writes every report as JSON::
 
     python benchmarks/accuracy.py                         # ../shared/data, all folders
     python benchmarks/accuracy.py --folders cwced-zh --work /tmp/acc --reuse
+    python benchmarks/accuracy.py --work /tmp/acc --holdout   # and leave-one-folder-out figures
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ import forumcrawl
 from forumcrawl.evaluation import NON_CONTENT_KINDS, EvalReport, evaluate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import peers  # noqa: E402  (a sibling script, not a package)
+import holdout  # noqa: E402  (sibling scripts, not a package)
+import peers  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data"
@@ -109,12 +111,14 @@ def main(argv: list[str] | None = None) -> int:
         "--extract-args", default="", help="more forumcrawl extract arguments, e.g. '--method cx'"
     )
     parser.add_argument("--json", type=Path, default=Path("accuracy.json"), help="%(default)s")
+    parser.add_argument(
+        "--holdout",
+        action="store_true",
+        help="also print the leave-one-folder-out figures of the cascade's fitted choices (holdout.py)",
+    )
     args = parser.parse_args(argv)
 
-    folders = sorted(p.parent for p in args.data.glob("*/gold.jsonl"))
-    if args.folders:
-        wanted = set(args.folders.split(","))
-        folders = [f for f in folders if f.name in wanted]
+    folders = peers.gold_folders(args.data, args.folders)
     if not folders:
         parser.error(f"no gold folders in {args.data}")
     systems = [s for s in args.systems.split(",") if s]
@@ -147,8 +151,12 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(table_row(folder.name, system, report))
                 print(f"{folder.name} / {system}: scored", file=sys.stderr)
 
-    print(TABLE_HEADER)
-    print("\n".join(rows))
+        print(TABLE_HEADER)
+        print("\n".join(rows))
+        if args.holdout:
+            print("\nLeave one folder out (benchmarks/holdout.py): text F1 of the cascade's choices fit on")
+            print("the other folders (held-apart) and on every folder (tuned-on)\n")
+            results["holdout"] = holdout.run(folders, work, jobs=args.jobs)
     meta = {
         "forumcrawl": forumcrawl.__version__,
         "trafilatura": trafilatura.__version__,
