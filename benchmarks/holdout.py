@@ -34,7 +34,7 @@ from forumcrawl.extractors.arbiter import DEFAULT_MODEL as ARBITER_MODEL
 from forumcrawl.extractors.arbiter import Arbiter, candidate_features, page_evidence, text_tokens
 from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, page_signals
-from forumcrawl.pages import SINGLE_PAGE_MIN_SHARE
+from forumcrawl.pages import CONTENT_FLOOR, SINGLE_PAGE_MIN_SHARE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import candidates as cand  # noqa: E402  (sibling scripts, not a package)
@@ -272,8 +272,6 @@ def kind_folds(pages: Sequence[Page], others: Sequence[Page], folds: int = 5) ->
 
 def report_kind(proba: dict[str, float]) -> str:
     """The kind the cascade reports for these probabilities (see CONTENT_FLOOR in pages.py)."""
-    from forumcrawl.pages import CONTENT_FLOOR
-
     kind = max(proba, key=proba.__getitem__)
     if kind not in CONTENT_KINDS and sum(proba.get(k, 0.0) for k in CONTENT_KINDS) >= CONTENT_FLOOR:
         return "forum" if proba.get("forum", 0.0) > proba.get("article", 0.0) else "article"
@@ -327,8 +325,8 @@ def run(
     if write_models:
         everything = [p for pages in by_folder.values() for p in pages]
         models = fit_models(everything)
-        kinds_data = {**models.kinds.to_dict(), "forum_gate": models.gate}
-        KINDS_MODEL.write_text(json.dumps(kinds_data, indent=1) + "\n", encoding="utf-8")
+        models.kinds.forum_gate = models.gate
+        KINDS_MODEL.write_text(json.dumps(models.kinds.to_dict(), indent=1) + "\n", encoding="utf-8")
         ARBITER_MODEL.write_text(json.dumps(models.arbiter.to_dict(), indent=1) + "\n", encoding="utf-8")
         log(f"models fit on {len(everything)} pages written to {KINDS_MODEL} and {ARBITER_MODEL}")
     return result

@@ -163,6 +163,10 @@ class KindClassifier:
     scale: list[float] = field(default_factory=list)
     coef: list[list[float]] = field(default_factory=list)
     intercept: list[float] = field(default_factory=list)
+    #: Without a site rule, single-page KSF (8-40x a parse) runs only on pages whose forum
+    #: probability reaches this; ``benchmarks/holdout.py`` sets it to the lowest forum probability
+    #: of the forum pages it was fit on, so that none of them loses its posts.
+    forum_gate: float = 0.0
 
     def fit(
         self, X: Sequence[Sequence[float]], y: Sequence[str], sample_weight: Sequence[float] | None = None
@@ -206,6 +210,7 @@ class KindClassifier:
             "scale": self.scale,
             "coef": self.coef,
             "intercept": self.intercept,
+            "forum_gate": self.forum_gate,
         }
 
     @classmethod
@@ -219,6 +224,7 @@ class KindClassifier:
             scale=list(data["scale"]),
             coef=[list(row) for row in data["coef"]],
             intercept=list(data["intercept"]),
+            forum_gate=float(data.get("forum_gate", 0.0)),
         )
 
 

@@ -56,11 +56,6 @@ _SPACE = re.compile(r"\s+")
 #: line-block method finds on the page: it then holds one block of a longer body. Checked on all
 #: six evaluation folders (benchmarks/accuracy.py); 0.2-0.3 give the same figures.
 SINGLE_PAGE_MIN_SHARE = 0.25
-#: Without a site rule, single-page KSF (the costly stage, 8-40x a parse) runs only when the kind
-#: model gives the page at least this probability of being a forum thread. Chosen leave one
-#: folder out (``benchmarks/holdout.py``): the highest value at which every page of the held-out
-#: forum folders still reaches KSF.
-FORUM_GATE = 0.05
 #: A page is reported as a non-content kind (listing, product, ...) only when the kind model
 #: gives article and forum together less than this probability (``benchmarks/holdout.py``).
 CONTENT_FLOOR = 0.3
@@ -269,6 +264,7 @@ class Cascade:
         self._rules: dict[str, KsfRule] = {}
         self.arbiter: Arbiter | None = load_arbiter() if arbiter else None
         self.kinds: KindClassifier | None = load_kinds() if arbiter else None
+        self.forum_gate = self.kinds.forum_gate if self.kinds is not None else 0.0
 
     def cx_text(self, doc: Document) -> str:
         """The line-block text of ``doc``, computed once per page (two stages may ask)."""
@@ -330,11 +326,23 @@ class Cascade:
             return False
         return all(name in self.stages for name in _ARBITRATED)
 
-    def page_kind(self, doc: Document) -> dict[str, float]:
+    def kind_proba(self, doc: Document) -> dict[str, float]:
         """The kind model's probabilities for ``doc`` (computed once per page)."""
-        assert self.kinds is not None
+        if self.kinds is None:
+            return {}
         kinds = self.kinds
         return doc.derived("kinds.proba", lambda: kinds.predict_proba(page_signals(doc)))
+
+    def page_kind(self, doc: Document) -> str | None:
+        """The kind of ``doc`` to report: a non-content kind (``listing``, ``product``...) only
+        when article and forum together are below :data:`CONTENT_FLOOR`; None without a model."""
+        proba = self.kind_proba(doc)
+        if not proba:
+            return None
+        kind = max(proba, key=proba.__getitem__)
+        if kind not in CONTENT_KINDS and sum(proba.get(k, 0.0) for k in CONTENT_KINDS) >= CONTENT_FLOOR:
+            kind = "forum" if proba.get("forum", 0.0) > proba.get("article", 0.0) else "article"
+        return kind
 
     def _arbitrate(
         self, doc: Document, model: SiteModel | None, now: datetime, outcome: CascadeOutcome
@@ -342,14 +350,11 @@ class Cascade:
         """KSF when the page may be a thread and KSF splits it into posts; else the arbiter's
         choice between the arbitrated stages (see the module notes)."""
         assert self.arbiter is not None
-        proba = self.page_kind(doc)
-        kind = max(proba, key=proba.__getitem__)
-        content = sum(proba.get(k, 0.0) for k in CONTENT_KINDS)
-        if kind not in CONTENT_KINDS and content >= CONTENT_FLOOR:
-            kind = "forum" if proba.get("forum", 0.0) > proba.get("article", 0.0) else "article"
+        proba = self.kind_proba(doc)
+        kind = self.page_kind(doc)
         candidates: dict[str, Extraction] = {}
         for name in self.stages:
-            if name == "ksf" and proba.get("forum", 0.0) < FORUM_GATE:
+            if name == "ksf" and proba.get("forum", 0.0) < self.forum_gate:
                 continue
             found = self._try(name, doc, model, now, outcome)
             if found is None:
