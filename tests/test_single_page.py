@@ -3,9 +3,8 @@ spider's kind filter (a real crawl of a real local HTTP server)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
@@ -15,7 +14,7 @@ from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, pag
 from forumcrawl.offline import extract_bytes
 from forumcrawl.pages import Cascade
 
-from .conftest import run_crawl
+from .conftest import run_crawl, serving
 
 SENTENCES = [
     "The river rose three metres overnight and flooded the lower town before dawn on Sunday.",
@@ -137,14 +136,8 @@ class _Site(BaseHTTPRequestHandler):
 @pytest.fixture()
 def news_site() -> Iterator[str]:
     _Site.pages = {"/": article('<a href="/shop/kettle">Kettle</a>'), "/shop/kettle": PRODUCT, "/robots.txt": ""}
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(_Site) as url:
+        yield f"{url}/"
 
 
 def test_news_spider_does_not_export_a_product_page(tmp_path, news_site):
