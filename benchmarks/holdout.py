@@ -1,9 +1,9 @@
 """Leave-one-folder-out figures of every choice the single-page cascade learns from the folders.
 
-Three things are fit on the evaluation folders: the kind model (``extractors/kinds.py``), the
-KSF gate (the forum probability under which single-page KSF does not run) and the arbiter
-between ``dom`` and ``cx`` (``extractors/arbiter.py``). For each folder this fits all three on
-the *other* folders and scores the folder with them (held-apart), and prints that beside the
+Four things are fit on the evaluation folders: the kind model (``extractors/kinds.py``), the
+KSF gate (the forum probability under which single-page KSF does not run), the arbiter between
+``dom`` and ``cx`` (``extractors/arbiter.py``) and the agreement with them KSF's posts need to
+win (``thread_min``). For each folder this fits all four on the *other* folders and scores the folder with them (held-apart), and prints that beside the
 figure of the same choices fit on every folder (tuned-on), each stage alone, the cascade as it
 was (first stage with enough text: ``ksf`` > ``dom`` > ``cx``) and trafilatura when its
 predictions are in ``--work``. Non-content kinds occur in wcxb-dev only: they are reported by five
@@ -31,7 +31,13 @@ from urllib.parse import urlsplit
 from forumcrawl.document import Document, DocumentError
 from forumcrawl.evaluation import text_prf
 from forumcrawl.extractors.arbiter import DEFAULT_MODEL as ARBITER_MODEL
-from forumcrawl.extractors.arbiter import Arbiter, candidate_features, page_evidence, text_tokens
+from forumcrawl.extractors.arbiter import (
+    Arbiter,
+    candidate_features,
+    page_evidence,
+    text_tokens,
+    thread_agreement,
+)
 from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, page_signals
 from forumcrawl.pages import CONTENT_FLOOR, SINGLE_PAGE_MIN_SHARE
@@ -67,6 +73,8 @@ class Page:
     features: dict[str, list[float]] = field(default_factory=dict)
     signals: list[float] = field(default_factory=list)
     trafilatura: float | None = None
+    #: :func:`thread_agreement` of KSF's text with the arbitrated candidates (1 without any).
+    agreement: float = 1.0
 
     @property
     def ksf_thread(self) -> bool:
@@ -136,6 +144,8 @@ def _page_inputs(page: Page, folder: Path) -> None:
     for name in present:
         others = [bag for other, bag in bags.items() if other != name]
         page.features[name] = candidate_features(page.texts[name], bags[name], evidence, others)
+    if bags:
+        page.agreement = thread_agreement(text_tokens(page.texts["ksf"]), list(bags.values()))
 
 
 def _balanced(labels: Sequence[str]) -> list[float]:
@@ -183,22 +193,44 @@ class Models:
     arbiter: Arbiter
 
 
+#: The values tried for the arbiter's ``thread_min``.
+THREAD_MIN_GRID = tuple(i / 10 for i in range(10))
+
+
+def thread_min(arbiter: Arbiter, pages: Sequence[Page]) -> float:
+    """The highest agreement asked of KSF's posts that overrules no thread of a forum page of
+    ``pages`` where KSF scored at least as well as the arbiter's choice (its posts are right)."""
+    kept = [
+        p.agreement
+        for p in pages
+        if p.kind == "forum" and p.ksf_thread and p.features
+        and p.f1["ksf"] >= p.f1[_arbitrated(arbiter, p)]
+    ]
+    floor = min(kept, default=1.0)
+    return max(v for v in THREAD_MIN_GRID if v <= floor)
+
+
+def _arbitrated(arbiter: Arbiter, page: Page) -> str:
+    return max(page.features, key=lambda n: arbiter.score(page.features[n], n))
+
+
 def fit_models(pages: Sequence[Page]) -> Models:
-    """All three choices, fit on ``pages``."""
+    """All four choices, fit on ``pages``."""
     kinds = fit_kinds(pages)
-    return Models(kinds, forum_gate(kinds, pages), fit_arbiter(pages))
+    arbiter = fit_arbiter(pages)
+    arbiter.thread_min = thread_min(arbiter, pages)
+    return Models(kinds, forum_gate(kinds, pages), arbiter)
 
 
 def choose(models: Models, page: Page) -> tuple[str | None, bool]:
     """``(stage, ran_ksf)``: what the arbitrating cascade takes on ``page``."""
     p_forum = models.kinds.predict_proba(page.signals).get("forum", 0.0) if page.signals else 1.0
     ran = p_forum >= models.gate
-    if ran and page.ksf_thread:
+    if ran and page.ksf_thread and (not page.features or page.agreement >= models.arbiter.thread_min):
         return "ksf", ran
     if not page.features:
         return None, ran
-    best = max(page.features, key=lambda n: models.arbiter.score(page.features[n], n))
-    return best, ran
+    return _arbitrated(models.arbiter, page), ran
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -235,6 +267,7 @@ def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
                 "held_apart": apart,
                 "tuned_on": tuned,
                 "gate_held_apart": held.gate,
+                "thread_min_held_apart": held.arbiter.thread_min,
                 "ksf_ran": ran,
                 "thread_changed": changed,
                 "before": before,
@@ -286,15 +319,16 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     """Markdown table of :func:`holdout_rows`."""
     lines = [
         "| folder | pages | held-apart | tuned-on | before | ksf alone | dom alone | cx alone "
-        "| trafilatura | KSF ran | thread decisions changed |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| trafilatura | KSF ran | thread decisions changed | gate | thread_min |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
             f"| {row['folder']} | {row['pages']} | **{_cell(row['held_apart'])}** "
             f"| {_cell(row['tuned_on'])} | {_cell(row['before'])} | {_cell(row['alone_ksf'])} "
             f"| {_cell(row['alone_dom'])} | {_cell(row['alone_cx'])} | {_cell(row['trafilatura'])} "
-            f"| {row['ksf_ran']:.0%} | {row['thread_changed']} |"
+            f"| {row['ksf_ran']:.0%} | {row['thread_changed']} | {row['gate_held_apart']:.3f} "
+            f"| {row['thread_min_held_apart']:.1f} |"
         )
     return "\n".join(lines)
 

@@ -5,9 +5,10 @@ With a site's learned rules the cascade tries its stages in order and keeps the 
 with enough text, as the ``FORUMCRAWL_EXTRACT_CASCADE`` setting lists them, so each method can
 also run alone. Without them (a single page, or a site not learned yet) it *arbitrates*: the
 page's kind is read first (:mod:`forumcrawl.extractors.kinds`); single-page KSF runs only on a
-page that may be a thread, and wins when it splits the page into posts, as before; otherwise
-``dom`` and ``cx`` both propose a text and :mod:`forumcrawl.extractors.arbiter` keeps the one the
-page's evidence backs. A stage that raises is recorded and the next one runs: one bad page never
+page that may be a thread, and wins when it splits the page into posts that ``dom`` or ``cx``
+find as well (an article's comments, which KSF takes for posts, they do not); otherwise ``dom``
+and ``cx`` both propose a text and :mod:`forumcrawl.extractors.arbiter` keeps the one the page's
+evidence backs. A stage that raises is recorded and the next one runs: one bad page never
 stops a crawl. The Naive Bayes value
 filter, when on, judges what the winning stage found (:class:`ValueFilter`). No Scrapy here: the
 spiders and ``forumcrawl extract`` call exactly this code.
@@ -26,7 +27,14 @@ from typing import Any
 from forumcrawl.defaults import FORUMCRAWL_EXTRACT_CASCADE
 from forumcrawl.document import Document
 from forumcrawl.extractors import fields
-from forumcrawl.extractors.arbiter import Arbiter, candidate_features, load_arbiter, page_evidence, text_tokens
+from forumcrawl.extractors.arbiter import (
+    Arbiter,
+    candidate_features,
+    load_arbiter,
+    page_evidence,
+    text_tokens,
+    thread_agreement,
+)
 from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
@@ -353,24 +361,27 @@ class Cascade:
         proba = self.kind_proba(doc)
         kind = self.page_kind(doc)
         candidates: dict[str, Extraction] = {}
+        thread: Extraction | None = None
         for name in self.stages:
             if name == "ksf" and proba.get("forum", 0.0) < self.forum_gate:
                 continue
             found = self._try(name, doc, model, now, outcome)
-            if found is None:
+            if found is None or (name == "ksf" and len(found.posts) < 2):
+                # One KSF post is one block of a longer body: the arbiter decides.
                 outcome.misses.append(name)
-                continue
-            if name == "ksf" and len(found.posts) < 2:
-                outcome.misses.append(name)  # one post is one block of a longer body: arbitrate
-                continue
-            candidates[name] = found
-            if name == "ksf":
-                found.page_kind = kind
-                return found
+            elif name == "ksf":
+                thread = found
+            elif name in _ARBITRATED:
+                candidates[name] = found
+        bags = {name: text_tokens(found.text) for name, found in candidates.items()}
+        if thread is not None and (
+            not candidates or thread_agreement(text_tokens(thread.text), list(bags.values())) >= self.arbiter.thread_min
+        ):
+            thread.page_kind = kind
+            return thread
         if not candidates:
             return None
         evidence = page_evidence(doc)
-        bags = {name: text_tokens(found.text) for name, found in candidates.items()}
         best = max(
             candidates,
             key=lambda name: self.arbiter.score(  # type: ignore[union-attr]

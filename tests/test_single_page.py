@@ -9,7 +9,13 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 
 from forumcrawl.document import Document
-from forumcrawl.extractors.arbiter import Arbiter, candidate_features, page_evidence, text_tokens
+from forumcrawl.extractors.arbiter import (
+    Arbiter,
+    candidate_features,
+    page_evidence,
+    text_tokens,
+    thread_agreement,
+)
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
 from forumcrawl.offline import extract_bytes
 from forumcrawl.pages import Cascade
@@ -70,6 +76,17 @@ def test_the_marked_body_scores_above_the_menu():
     assert arbiter is not None
     assert arbiter.score(body_x, "dom") > arbiter.score(menu_x, "dom")
     assert arbiter.score(body_x, "cx") > arbiter.score(menu_x, "cx")
+
+
+def test_thread_agreement_is_the_smaller_share_of_the_best_match():
+    thread = text_tokens(" ".join(SENTENCES[:2]))
+    whole = text_tokens(BODY)
+    comments = text_tokens("Great piece, thanks. I disagree with the mayor entirely.")
+    # the thread is all in the body, but holds only part of it
+    assert thread_agreement(thread, [whole]) == pytest.approx(thread.total() / whole.total())
+    assert thread_agreement(thread, [comments, whole]) == thread_agreement(thread, [whole])
+    assert thread_agreement(comments, [whole]) < 0.2
+    assert thread_agreement(thread, []) == 0.0
 
 
 def test_extract_reports_kind_and_keeps_the_article_body():
