@@ -69,8 +69,9 @@ def _cell(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def table_row(folder: str, system: str, report: EvalReport) -> str:
-    """One Markdown row: text P/R/F1 means and F1 median, posts P/R, non-content exported."""
+def table_row(folder: str, system: str, report: EvalReport, seconds: float | None = None) -> str:
+    """One Markdown row: text P/R/F1 means and F1 median, posts P/R, non-content exported,
+    and the seconds the system took on the folder in this run (— when its output was reused)."""
     metrics = report.summary().metrics
     has_posts = metrics["posts_precision"].n > 0
     non_content = sum(p.kind in NON_CONTENT_KINDS for p in report.pages)
@@ -86,14 +87,15 @@ def table_row(folder: str, system: str, report: EvalReport) -> str:
         _cell(metrics["posts_precision"].mean if has_posts else None),
         _cell(metrics["posts_recall"].mean if has_posts else None),
         f"{len(report.non_content_exported)}/{non_content}" if non_content else "—",
+        "—" if seconds is None else f"{seconds:.1f}",
     ]
     return "| " + " | ".join(cells) + " |"
 
 
 TABLE_HEADER = (
     "| folder | system | pages | missing | text P | text R | text F1 | F1 median "
-    "| posts P | posts R | non-content exported |\n"
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    "| posts P | posts R | non-content exported | seconds |\n"
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 )
 
 
@@ -148,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 report = evaluate(folder, path)
                 results[folder.name][system] = {"seconds": seconds, **report.to_dict()}
-                rows.append(table_row(folder.name, system, report))
+                rows.append(table_row(folder.name, system, report, seconds))
                 print(f"{folder.name} / {system}: scored", file=sys.stderr)
 
         print(TABLE_HEADER)
