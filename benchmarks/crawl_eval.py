@@ -40,13 +40,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 from urllib.request import urlopen
 
 from forumcrawl.document import site_of
 from forumcrawl.evaluation import evaluate
-from forumcrawl.extractors.navigation import canonical_url
+from forumcrawl.extractors.navigation import canonical_url, pattern_key
 
 ROOT = Path(__file__).resolve().parents[1]
 MACHINA_TRUTH = ROOT.parent / "shared" / "forums" / "machina" / "truth" / "truth.json"
@@ -165,14 +166,19 @@ def run_crawl(start: str, work: Path, workers: int = 0) -> tuple[list[dict[str, 
     items: list[dict[str, Any]] = []
     urls: list[str] = []
     stats: dict[str, Any] = {}
+    internal = 0
     for folder in folders:
         text = (folder / "items.jsonl").read_text("utf-8")
         items += [json.loads(line) for line in text.splitlines() if line.strip()]
         fetched = (folder / "fetched.txt").read_text("utf-8").splitlines()
-        urls += [u for u in fetched if not u.endswith("/robots.txt")]
+        pages = [u for u in fetched if u.startswith("http") and not u.endswith("/robots.txt")]
+        # robots.txt and the spider's local data: requests (learning, idle checks) fetch no page
+        internal += len(fetched) - len(pages)
+        urls += pages
         for key, value in json.loads((folder / "stats.json").read_text("utf-8")).items():
             if isinstance(value, (int, float)):
                 stats[key] = stats.get(key, 0) + value
+    stats["crawl_eval/internal_requests"] = internal
     return items, stats, urls, seconds
 
 
@@ -222,8 +228,19 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
     exported = {canonical(item["url"]): item for item in items}
     hits = set(exported) & set(pages)
     thread_fetches = len({canonical(u) for u in fetched} & set(pages))
-    robots = sum(1 for _ in {site_of(u) for u in fetched})
-    requests = int(stats.get("downloader/request_count", len(fetched))) - robots
+    # Where the other fetches went: thread pages fetched again under another URL, and the URL
+    # patterns of everything else (boards, profiles, permalinks ...), most fetched first.
+    seen: set[str] = set()
+    spent: Counter[str] = Counter()
+    for url in fetched:
+        page = canonical(url)
+        if page in pages:
+            spent["(thread page again)"] += page in seen
+            seen.add(page)
+        else:
+            spent[pattern_key(url)] += 1
+    requests = int(stats.get("downloader/request_count", len(fetched))) - int(
+        stats.get("crawl_eval/internal_requests", 0))
     gold_dir = work / "gold"
     gold_dir.mkdir()
     with (gold_dir / "gold.jsonl").open("w", encoding="utf-8") as fh:
@@ -247,6 +264,7 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
         "thread_fetches": thread_fetches,
         "effectiveness": round(thread_fetches / requests, 4) if requests else 0.0,
         "fetches_per_thread_page": round(requests / len(hits), 3) if hits else None,
+        "other_fetches": dict(spent.most_common(12)),
         "methods": {k.rsplit("/", 1)[1]: v for k, v in stats.items() if k.startswith("forumcrawl/extract/method/")},
         "scores": report.to_dict()["overall"],
         "exported_scores": report.summary(on_exported).to_dict() if on_exported else None,

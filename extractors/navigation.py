@@ -17,7 +17,9 @@ crawl, so the crawler can fetch each page once:
   for ``start=`` offsets); which number is the thread is the one with most distinct values
   over the thread URLs. Numbers at positions that page-flip links never carry (a post number in
   ``/t/<slug>/<id>/<post>``, ``?p=<post>``) make a URL a *variant* of its thread: its page is
-  unknown before it is fetched, so the crawler prefers the thread's canonical pages.
+  unknown before it is fetched, so the crawler prefers the thread's canonical pages. Once one
+  is fetched, the page says which page it is (:meth:`ThreadIdentity.page_of`): its pager's
+  *previous* / *next* links, or the one number its numbered links leave out.
 - **Fragments** are dropped.
 
 Plain Python over URL strings; learned parts follow the scikit-learn estimator shape
@@ -47,6 +49,7 @@ __all__ = [
     "ThreadIdentity",
     "ThreadKey",
     "canonical_url",
+    "first_page_alias",
     "is_noise_param",
     "page_flip_number",
     "page_flips",
@@ -200,6 +203,12 @@ def _masked(segment: str) -> str:
     return "".join(out)
 
 
+#: Anchor texts of a link to the previous page.
+_PREV = re.compile(
+    r"^(?:prev(?:ious)?(?: page)?|newer|上一页|上页|上一頁|前页|前へ|이전|zurück|vorherige(?: seite)?|"
+    r"précédente?|anterior|precedente|vorige|‹|«|<|<<|←)\W*$",
+    re.IGNORECASE,
+)
 #: Anchor texts of a link to the next page (an arrow alone, or the word, in several languages).
 _NEXT = re.compile(
     r"^(?:next(?: page)?|older|下一页|下页|下一頁|后页|次へ|다음|weiter|nächste(?: seite)?|suivant(?:e)?|"
@@ -254,6 +263,20 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
         elif there[position] == here[position] + 1:
             flips.append((target, there[position]))
     return flips
+
+
+def first_page_alias(url: str) -> str | None:
+    """``url`` without its one query parameter of value 1, or None: the listing that a page-flip
+    link numbered 1 (``/board/6/?page=1``) names when that listing's plain URL serves page 1.
+    Only the anchor's number says the parameter counts pages from 1 (``?page=1`` is the second
+    page where pages count from 0), so the caller checks it."""
+    parts = urlsplit(url)
+    pairs = parts.query.split("&") if parts.query else []
+    ones = [i for i, pair in enumerate(pairs) if pair.partition("=")[2] == "1"]
+    if len(ones) != 1:
+        return None
+    rest = "&".join(pair for i, pair in enumerate(pairs) if i != ones[0])
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, rest, ""))
 
 
 def pattern_key(url: str) -> str:
@@ -468,6 +491,63 @@ class ThreadIdentity(BaseEstimator):
         value = nums[self.page_position_]
         page = value // self.page_step_ + 1 if self.page_step_ else value
         return ThreadKey(ident, max(page, 1))
+
+    def page_of(self, tree: Any, url: str) -> tuple[ThreadKey, str] | None:
+        """Which page of which thread a fetched page is, and its thread's first-page URL, from
+        the page itself: for a variant URL (a post permalink), whose URL does not say.
+
+        The thread is the URL's own, else its ``<link rel="canonical">``'s. The page is one
+        before the pager's *next* link, one after its *previous* link (``rel`` or anchor text),
+        else the one number that the numbered links to the thread's pages leave out of a run
+        from 1. A page without a pager is the first page of a one-page thread only when its
+        ``rel=canonical`` says so (a print view of a whole thread has no pager either). Engines
+        point ``rel=canonical`` at a thread's first page from every page, so beside a pager it
+        names the thread, not the page. None when the page does not tell (an elided pager with
+        no neighbour links), or links to no page of its thread.
+        """
+        key = self.key(url)
+        if key.canonical:
+            first = self.first_page(url)
+            return (key, first) if first else None
+        declared = ThreadKey(None, None)
+        if tree is not None:
+            for href in tree.xpath("//head/link[@rel='canonical']/@href")[:1]:
+                declared = self.key(urljoin(url, href.strip()))
+        thread = key.thread or declared.thread
+        if thread is None:
+            return None
+        first_url: str | None = None
+        numbered: set[int] = set()
+        before: set[int] = set()
+        after: set[int] = set()
+        links = [(e, h) for e, h in anchors(tree, url)]
+        if tree is not None:
+            links += [(e, urljoin(url, e.get("href", "").strip())) for e in tree.xpath(
+                "//head/link[@rel='next' or @rel='prev'][@href]")]
+        for element, href in links:
+            there = self.key(href)
+            if there.thread != thread or not there.canonical:
+                continue
+            first_url = first_url or self.first_page(href)
+            rel = (element.get("rel") or "").lower().split()
+            text = " ".join((element.text_content() or "").split())
+            if "next" in rel or _NEXT.match(text):
+                after.add(int(there.page or 1))
+            elif "prev" in rel or _PREV.match(text):
+                before.add(int(there.page or 1))
+            elif page_flip_number(text) == there.page:
+                numbered.add(int(there.page or 1))
+        if first_url is None:
+            return None
+        guesses = {n - 1 for n in after} | {n + 1 for n in before}
+        if not guesses and numbered:
+            last = max(numbered)
+            guesses = set(range(1, last + 1)) - numbered or {last + 1}
+        elif not guesses and declared == ThreadKey(thread, 1):
+            guesses = {1}
+        if len(guesses) != 1:
+            return None
+        return ThreadKey(thread, guesses.pop()), first_url
 
     def _path_id(self, url: str) -> str:
         """The path of ``url`` without its page segment and trailing ``/``, as a thread id."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.task import deferLater
@@ -105,7 +106,9 @@ class NavigationMiddleware:
     While a site's rules are being learned (a few seconds, in a worker thread), its followed
     links wait here instead of being fetched blind: the rules decide them once they exist. An
     error response (404 after an action's redirect to a login page, 500) is never parsed, so it
-    is counted here as a fetch of its pattern that led to no thread page.
+    is counted here as a fetch of its pattern that led to no thread page, and so are a download
+    that failed and a redirect the scheduler refused as a duplicate. A request whose pattern has
+    as many downloads under way as dry fetches left waits here for their outcomes.
     """
 
     #: Seconds between looks at whether a site's learning has ended.
@@ -118,44 +121,72 @@ class NavigationMiddleware:
     def from_crawler(cls, crawler: Crawler) -> Self:
         if not crawler.settings.getbool("FORUMCRAWL_NAVIGATION_ENABLED", True):
             raise NotConfigured("FORUMCRAWL_NAVIGATION_ENABLED is false")
-        return cls(crawler)
+        middleware = cls(crawler)
+        crawler.signals.connect(middleware.request_dropped, signal=signals.request_dropped)
+        return middleware
+
+    @staticmethod
+    def _tracked(request: Request) -> bool:
+        return "forumcrawl_link" in request.meta or "forumcrawl_nav" in request.meta
+
+    def _navigator(self, url: str) -> Any:
+        """The spider's navigator of ``url``'s site, or None."""
+        spider: Any = self.crawler.spider
+        learner = getattr(spider, "learner", None)
+        if learner is None or not hasattr(spider, "navigator"):
+            return None
+        return spider.navigator(learner.model(site_of(url)))
+
+    def _dry(self, request: Request) -> None:
+        """Count a download that led to no parsed page against the pattern of the URL asked."""
+        navigator = self._navigator(request.url)
+        if navigator is not None:
+            navigator.fetched((request.meta.get("redirect_urls") or [request.url])[0], 0)
 
     async def process_request(self, request: Request) -> None:
-        if "forumcrawl_link" not in request.meta and "forumcrawl_nav" not in request.meta:
+        if not self._tracked(request):
             return
         spider: Any = self.crawler.spider
         learner = getattr(spider, "learner", None)
         if learner is None or not hasattr(spider, "navigator"):
             return
-        site = site_of(request.url)
-        if site in getattr(spider, "_learning", ()):
-            from twisted.internet import reactor  # the running one (importing it installs one)
+        from twisted.internet import reactor  # the running one (importing it installs one)
 
-            while site in spider._learning:
-                await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
+        site = site_of(request.url)
+        while site in getattr(spider, "_learning", ()):
+            await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
         navigator = spider.navigator(learner.model(site))
         if navigator is None:
             return
-        decision = navigator.admits(request.url)
+        hold = not request.meta.get("redirect_urls")
+        decision = navigator.admits(request.url, hold=hold)
+        while decision.role == "wait":
+            await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
+            decision = navigator.admits(request.url, hold=hold)
         if not decision.follow:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value(f"forumcrawl/nav/skipped/{decision.role}")
-            redirected = request.meta.get("redirect_urls")
-            if redirected:
-                # A permalink that redirects to a page already fetched cost its pattern a
-                # request and led to nothing new.
-                navigator.fetched(redirected[0], 0)
             raise IgnoreRequest(f"{decision.role}: {request.url}")
 
     def process_response(self, request: Request, response: Response) -> Response:
-        if response.status < 400 or "forumcrawl_link" not in request.meta and (
-            "forumcrawl_nav" not in request.meta
-        ):
-            return response
-        spider: Any = self.crawler.spider
-        learner = getattr(spider, "learner", None)
-        if learner is not None and hasattr(spider, "navigator"):
-            navigator = spider.navigator(learner.model(site_of(request.url)))
-            if navigator is not None:
-                navigator.fetched((request.meta.get("redirect_urls") or [request.url])[0], 0)
+        if response.status >= 400 and self._tracked(request):
+            self._dry(request)
         return response
+
+    def process_exception(self, request: Request, exception: Exception) -> None:
+        """A failed download led to no thread page; a request dropped before its download (here
+        or by another middleware) gives its place back, unless it was a redirect's target: a
+        permalink that redirects to a page already fetched cost its pattern a request."""
+        if not self._tracked(request):
+            return
+        if isinstance(exception, IgnoreRequest) and not request.meta.get("redirect_urls"):
+            navigator = self._navigator(request.url)
+            if navigator is not None:
+                navigator.forget(request.url)
+            return
+        self._dry(request)
+
+    def request_dropped(self, request: Request) -> None:
+        """A redirect the scheduler refused (its target was queued already) led nowhere new."""
+        if self._tracked(request) and request.meta.get("redirect_urls"):
+            self._dry(request)

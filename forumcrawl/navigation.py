@@ -18,6 +18,10 @@ engines:
   probability ``(1 − r)^d`` (``r`` measured up to its last yielding fetch); it closes once
   that is below 5 % (at least ``probe``, at most ``window`` fetches). Board lists and their page flips keep yielding new threads; profiles,
   login pages, sort views, a member's post list whose threads the boards already gave, do not.
+  A pattern never has more downloads under way than the dry fetches it has left: sixteen
+  links of an untried pattern downloaded at once would spend sixteen fetches on a question
+  three answer (:meth:`SiteNavigator.admits` says ``wait`` for the others until the outcomes
+  are in).
 
 No Scrapy here: the spider asks :meth:`SiteNavigator.decide` for each link and reports each
 fetched page's yield with :meth:`SiteNavigator.fetched`.
@@ -27,10 +31,12 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, pattern_key
+from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, first_page_alias, pattern_key
 
 __all__ = ["Decision", "PatternBudget", "SiteNavigator"]
 
@@ -40,13 +46,18 @@ PROBE = 3
 WINDOW = 20
 #: Chance of a dry run that closes a pattern (see the module docstring).
 DRY_CHANCE = 0.05
+#: Seconds after which a download admitted under a pattern's budget no longer holds its place
+#: when its outcome never came (a request lost on the way must not hold the pattern's links).
+STALE = 30.0
 
 
 @dataclass(frozen=True)
 class Decision:
     """Whether to follow a link, and its role (``thread``, ``variant``, ``index``) or, when
-    skipped, why (``duplicate``, ``variant``, ``other``); ``new`` when it leads to a thread page
-    or a thread the crawl had not scheduled (what a page's yield counts)."""
+    skipped, why (``duplicate``, ``variant``, ``other``; ``wait`` from :meth:`SiteNavigator.
+    admits`: ask again once downloads under way are in); ``new`` when it leads to a thread page
+    or a thread the crawl had not scheduled, or to a thread page scheduled but not fetched yet
+    (what a page's yield counts)."""
 
     follow: bool
     role: str
@@ -108,6 +119,12 @@ class SiteNavigator:
         self._exported: dict[tuple[str, int], str] = {}
         self._released: set[tuple[str, int]] = set()
         self._threads: set[str] = set()
+        # Other pages followed (a listing's "page 1" link to one of them is not followed again).
+        self._followed: set[str] = set()
+        # Threads with a page fetched: a variant of one leads nowhere new.
+        self._reached: set[str] = set()
+        # Downloads under way per pattern (URL -> when admitted), see admits().
+        self._outstanding: dict[str, dict[str, float]] = {}
         self._lock = threading.Lock()
 
     def key(self, url: str) -> ThreadKey | None:
@@ -116,8 +133,10 @@ class SiteNavigator:
             return None
         return self.identity.key(url)
 
-    def decide(self, url: str) -> Decision:
-        """Whether to queue a link to ``url``; a followed thread page counts as scheduled."""
+    def decide(self, url: str, number: int | None = None) -> Decision:
+        """Whether to queue a link to ``url``; a followed thread page counts as scheduled.
+        ``number``: the page number the link's anchor names; a listing's link numbered 1 to a
+        listing followed already under its plain URL (``?page=1``) is a duplicate."""
         topic = self.is_topic(url)
         key = self.identity.key(url) if topic and self.identity is not None else None
         with self._lock:
@@ -129,19 +148,25 @@ class SiteNavigator:
                     return Decision(True, "variant", key, new=True)
                 pair = (key.thread, key.page)
                 if pair in self._scheduled:
-                    return Decision(False, "duplicate", key)
+                    # Still a lead while the page waits to be fetched: a board listing threads
+                    # that a member's post list (or the sample) queued first keeps its worth.
+                    return Decision(False, "duplicate", key, new=pair not in self._fetched)
                 self._scheduled.add(pair)
                 self._threads.add(key.thread)
                 return Decision(True, "thread", key, new=True)
             if topic and key is None:
                 return Decision(True, "thread", new=True)
+            if not topic and number == 1 and first_page_alias(url) in self._followed:
+                return Decision(False, "duplicate", key)
             budget = self.patterns.setdefault(self._pattern(url, topic), PatternBudget())
             role = "variant" if topic else "index"
             if budget.closed:
                 return Decision(False, role if topic else "other", key)
+            if not topic:
+                self._followed.add(url)
             return Decision(True, role, key)
 
-    def release(self, url: str) -> Decision:
+    def release(self, url: str, number: int | None = None) -> Decision:
         """Whether a link held back while the site was sampled should now be queued.
 
         Its thread page may already count as scheduled (the sample's pages were replayed through
@@ -157,11 +182,14 @@ class SiteNavigator:
                     return Decision(False, "duplicate", key)
                 self._released.add(pair)
                 return Decision(True, "thread", key)
-        return self.decide(url)
+        return self.decide(url, number)
 
-    def admits(self, url: str) -> Decision:
-        """Whether a queued request should still be downloaded: not when its thread page was
-        fetched under another URL, nor when its pattern closed since it was queued."""
+    def admits(self, url: str, *, hold: bool = True) -> Decision:
+        """Whether a queued request should be downloaded now: not when its thread page was
+        fetched under another URL, nor when its pattern closed since it was queued; ``wait``
+        while its pattern's downloads under way are as many as the dry fetches it has left.
+        ``hold``: the download takes a place among those under way until :meth:`fetched` or
+        :meth:`forget` (not for a redirect's target: the URL first asked holds the place)."""
         topic = self.is_topic(url)
         key = self.identity.key(url) if topic and self.identity is not None else None
         with self._lock:
@@ -169,13 +197,35 @@ class SiteNavigator:
                 pair = (str(key.thread), int(key.page or 1))
                 if self._fetched.setdefault(pair, url) != url:
                     return Decision(False, "duplicate", key)
+                self._scheduled.add(pair)
+                self._threads.add(pair[0])
+                self._reached.add(pair[0])
                 return Decision(True, "thread", key)
             if topic and key is None:
                 return Decision(True, "thread")
-            budget = self.patterns.get(self._pattern(url, topic))
-            if budget is not None and budget.closed:
+            if key is not None and key.thread in self._reached:
+                return Decision(False, "variant", key)
+            name = self._pattern(url, topic)
+            budget = self.patterns.setdefault(name, PatternBudget())
+            role = "variant" if topic else "index"
+            if budget.closed:
                 return Decision(False, "variant" if topic else "other", key)
-            return Decision(True, "variant" if topic else "index", key)
+            now = time.monotonic()
+            under_way = self._outstanding.setdefault(name, {})
+            for stale in [u for u, t in under_way.items() if now - t > STALE]:
+                del under_way[stale]
+            if hold and url not in under_way:
+                dry = budget.fetches - budget.last_yield
+                if dry + len(under_way) >= budget.dry_limit(self.probe, self.window):
+                    return Decision(False, "wait", key)
+                under_way[url] = now
+            return Decision(True, role, key)
+
+    def forget(self, url: str) -> None:
+        """Give up the place a download admitted under its pattern's budget held, for a request
+        dropped before it was downloaded."""
+        with self._lock:
+            self._outstanding.get(self._pattern(url, self.is_topic(url)), {}).pop(url, None)
 
     def yield_rate(self, url: str) -> float:
         """New thread pages per fetch that ``url``'s pattern has led to so far, as a share of the
@@ -197,6 +247,7 @@ class SiteNavigator:
             return None
         name = self._pattern(url, topic)
         with self._lock:
+            self._outstanding.get(name, {}).pop(url, None)
             budget = self.patterns.setdefault(name, PatternBudget())
             budget.fetches += 1
             if new_threads:
@@ -208,6 +259,25 @@ class SiteNavigator:
                 budget.closed = True
                 return name
         return None
+
+    def adopt(self, url: str, tree: Any) -> tuple[ThreadKey, str] | None:
+        """For a fetched variant (a post permalink), the thread page it turned out to be and its
+        thread's first-page URL (see :meth:`ThreadIdentity.page_of`), when no other URL
+        fetched that page first: the page then counts as fetched and scheduled, so its canonical
+        URL is not fetched again, and it is exported in its place. None otherwise."""
+        key = self.key(url)
+        if key is None or key.canonical or self.identity is None:
+            return None
+        found = self.identity.page_of(tree, url)
+        if found is None:
+            return None
+        pair = (str(found[0].thread), int(found[0].page or 1))
+        with self._lock:
+            owner = self._fetched.setdefault(pair, url)
+            self._scheduled.add(pair)
+            self._threads.add(pair[0])
+            self._reached.add(pair[0])
+        return found if owner == url else None
 
     def claim_export(self, url: str, key: ThreadKey | None) -> bool:
         """Whether the fetched thread page at ``url`` should be exported: under one URL per

@@ -41,6 +41,7 @@ from forumcrawl.extractors.links import LinkRecord, link_records
 from forumcrawl.extractors.navigation import (
     ThreadIdentity,
     canonical_url,
+    page_flip_number,
     pattern_key,
     sequence_links,
 )
@@ -228,16 +229,20 @@ class SiteSpider(scrapy.Spider):
                     continue
                 sampled[key] += 1
             if navigator is not None:
-                decision = navigator.decide(url)
+                number = page_flip_number(records[url].text) if url in records else None
+                decision = navigator.decide(url, number)
+                new_threads += decision.new
                 if not decision.follow:
                     self._inc(f"nav/skipped/{decision.role}")
                     continue
-                new_threads += decision.new
                 priority = self.nav_priority(navigator, url, decision.role)
                 meta["forumcrawl_nav"] = decision.role
             else:
                 topic = self.learner.is_topic(model, url) if self.learner and model else None
                 priority = TOPIC_PRIORITY if topic else 0
+                if deferring:
+                    # Fetched to sample the site: the rules, once they exist, decide it again.
+                    meta["forumcrawl_nav"] = "sample"
             yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
         if navigator is not None:
             closed = navigator.fetched(requested or doc.url, new_threads)
@@ -281,6 +286,11 @@ class SiteSpider(scrapy.Spider):
             return
         navigator = self.navigator(model)
         key = navigator.key(doc.url) if navigator is not None else None
+        first_page = None
+        if navigator is not None and key is not None and not key.canonical:
+            adopted = navigator.adopt(doc.url, doc.tree)
+            if adopted is not None:
+                key, first_page = adopted
         if navigator is not None and not navigator.claim_export(doc.url, key):
             reason = "variant" if key is not None and not key.canonical else "duplicate"
             self._inc(f"nav/not_exported/{reason}")
@@ -295,7 +305,7 @@ class SiteSpider(scrapy.Spider):
             identity = navigator.identity if navigator is not None else None
             adapter = ItemAdapter(item)
             if identity is not None and key is not None and "thread_url" in adapter.field_names():
-                adapter["thread_url"] = identity.first_page(doc.url)
+                adapter["thread_url"] = first_page or identity.first_page(doc.url)
                 adapter["page"] = key.page
             yield item
 
@@ -330,6 +340,7 @@ class SiteSpider(scrapy.Spider):
             # what each pattern led to, so that budgets start from the sample.
             for held in held_pages:
                 navigator.admits(held.document.url)
+                navigator.adopt(held.document.url, held.document.tree)
                 new = sum(
                     navigator.decide(canonical_url(url)).new
                     for url in page_links(held.document.tree, held.document.url)
@@ -340,7 +351,8 @@ class SiteSpider(scrapy.Spider):
             if navigator is None:
                 yield request
                 continue
-            decision = navigator.release(request.url)
+            link = request.meta.get("forumcrawl_link") or {}
+            decision = navigator.release(request.url, page_flip_number(str(link.get("text", ""))))
             if not decision.follow:
                 self._inc(f"nav/skipped/{decision.role}")
                 continue
@@ -391,6 +403,10 @@ class SiteSpider(scrapy.Spider):
         ))
         model = self.learner.model(doc.site) if self.learner else None
         requested = (response.meta.get("redirect_urls") or [response.url])[0]
+        navigator = self.navigator(model)
+        if navigator is not None:
+            # A permalink's page, known now: its canonical URL must not be fetched again.
+            navigator.adopt(doc.url, doc.tree)
         requests = list(self.follow_links(doc, links, model, requested))
         if self.learner is not None and model is None:
             # Hold the page before yielding: the site's held pages may be released at any await.

@@ -10,6 +10,7 @@ from forumcrawl.extractors.navigation import (
     ThreadIdentity,
     ThreadKey,
     canonical_url,
+    first_page_alias,
     is_noise_param,
     page_flip_number,
     pattern_key,
@@ -187,6 +188,27 @@ def test_a_pattern_that_leads_to_no_new_thread_closes_after_its_probe() -> None:
     assert nav.yield_rate("http://f/user/a/") == 0.0
 
 
+def test_a_pattern_has_no_more_downloads_under_way_than_dry_fetches_left() -> None:
+    nav = _navigator(probe=3)
+    under_way = [nav.admits(f"http://f/user/{n}/") for n in range(5)]
+    assert [d.role for d in under_way] == ["index", "index", "index", "wait", "wait"]
+    assert nav.admits("http://f/user/0/").follow  # the same download asked again keeps its place
+    nav.forget("http://f/user/2/")  # dropped before its download: its place is free again
+    assert nav.admits("http://f/user/3/").follow
+    for n in (0, 1):
+        nav.fetched(f"http://f/user/{n}/", 0)
+    assert nav.admits("http://f/user/4/").role == "wait"  # 2 dry + 1 under way = the probe
+    assert nav.fetched("http://f/user/3/", 0) == "/user/#"
+    assert (nav.admits("http://f/user/4/").follow, nav.admits("http://f/user/4/").role) == (
+        False, "other")
+    # A redirect's target does not take a place: the URL first asked holds it.
+    assert all(nav.admits(f"http://f/login/{n}/", hold=False).follow for n in range(5))
+    # A pattern that keeps yielding frees its places as its outcomes come in.
+    for n in range(6):
+        assert nav.admits(f"http://f/board/{n}/").follow
+        nav.fetched(f"http://f/board/{n}/", 3)
+
+
 def test_dry_runs_close_by_the_pattern_record() -> None:
     budget = PatternBudget(fetches=12, hits=5, last_yield=10)
     assert budget.dry_limit(3, 20) == 5  # (1 - 0.5)^5 < 5 %
@@ -197,3 +219,70 @@ def test_dry_runs_close_by_the_pattern_record() -> None:
     nav.fetched("http://f/board/2/", 4)
     closed = [nav.fetched(f"http://f/board/{n}/", 0) for n in range(3, 8)]
     assert closed[:2] == [None, None] and "/board/#" in closed
+
+
+def _page(body: str, head: str = "") -> object:
+    import lxml.html
+
+    return lxml.html.fromstring(f"<html><head>{head}</head><body>{body}</body></html>")
+
+
+@pytest.mark.parametrize(
+    ("body", "head", "expected"),
+    [
+        # The pager's neighbours: one before "next", one after "previous".
+        ('<a href="/topic/1/">1</a> <b>2</b> <a href="/topic/1/?page=3">Next</a>', "", 2),
+        ('<a href="/topic/1/?page=2" rel="prev">‹</a> <b>3</b>', "", 3),
+        # Numbered links only: the one number they leave out, or the one after the last.
+        ('<a href="/topic/1/?page=2">2</a> <a href="/topic/1/?page=3">3</a>', "", 1),
+        ('<a href="/topic/1/">1</a> <a href="/topic/1/?page=2">2</a>', "", 3),
+        # No pager: a one-page thread only when rel=canonical names its first page.
+        ('<a href="/topic/1/">Thread title</a>', '<link rel="canonical" href="/topic/1/">', 1),
+        ('<a href="/topic/1/">Thread title</a>', "", None),  # a print view of a whole thread
+        # An elided pager without neighbours does not tell; nor a page linking to no thread page.
+        ('<a href="/topic/1/">1</a> <a href="/topic/1/?page=9">9</a>', "", None),
+        ('<a href="/user/3/">someone</a>', '<link rel="canonical" href="/topic/1/">', None),
+    ],
+)
+def test_a_permalink_page_says_which_page_it_is(body: str, head: str, expected: int | None) -> None:
+    identity = _navigator().identity
+    assert identity is not None
+    found = identity.page_of(_page(body, head), "http://f/topic/1/5/")
+    if expected is None:
+        assert found is None
+    else:
+        assert found == (ThreadKey("1", expected), "http://f/topic/1/")
+
+
+def test_an_adopted_permalink_page_is_not_fetched_again_under_its_canonical_url() -> None:
+    nav = _navigator()
+    assert nav.decide("http://f/topic/1/5/").role == "variant"
+    page = _page('<a href="/topic/1/">1</a> <b>2</b> <a href="/topic/1/?page=3">next</a>')
+    assert nav.adopt("http://f/topic/1/5/", page) == (ThreadKey("1", 2), "http://f/topic/1/")
+    assert not nav.decide("http://f/topic/1/?page=2").follow
+    assert not nav.admits("http://f/topic/1/?page=2").follow
+    assert nav.claim_export("http://f/topic/1/5/", ThreadKey("1", 2))
+    # A second permalink of the same page is neither adopted nor fetched.
+    assert nav.adopt("http://f/topic/1/6/", page) is None
+    assert not nav.admits("http://f/topic/1/7/").follow
+
+
+def test_a_listing_page_numbered_1_is_its_plain_url() -> None:
+    nav = _navigator()
+    assert nav.decide("http://f/board/6/").follow
+    skipped = nav.decide("http://f/board/6/?page=1", 1)
+    assert (skipped.follow, skipped.role) == (False, "duplicate")
+    # Pages counted from 0: the link numbered 2 is ?page=1, another page.
+    assert nav.decide("http://f/board/6/?page=1", 2).follow
+    assert first_page_alias("http://f/board/6/?sort=new&page=1") == "http://f/board/6/?sort=new"
+    assert first_page_alias("http://f/board/6/?f=1&page=1") is None  # which one counts pages?
+
+
+def test_a_thread_page_queued_but_not_fetched_still_counts_as_a_lead() -> None:
+    nav = _navigator()
+    assert nav.decide("http://f/topic/1/").new
+    # Another listing links to it before it is fetched: still worth the listing's fetch.
+    again = nav.decide("http://f/topic/1/")
+    assert (again.follow, again.new) == (False, True)
+    nav.admits("http://f/topic/1/")
+    assert not nav.decide("http://f/topic/1/").new  # fetched: no lead any more
