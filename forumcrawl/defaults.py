@@ -50,6 +50,15 @@ FORUMCRAWL_RULES_DIR: str = ".forumcrawl/rules"
 #: Class of the rule store (built with ``from_crawler``); the add-on sets the Redis store in Redis mode.
 FORUMCRAWL_RULES_STORE: str = "forumcrawl.sitemodel.FileRuleStore"
 
+#: What one exported record is: ``page`` (one ForumThread per thread page) or ``thread`` (one
+#: WholeThread per thread, emitted once all its pages are in, or incomplete at the crawl's end).
+FORUMCRAWL_ITEM: str = "page"
+#: Keep each site's crawl state (threads, their pages, posts, index rows) and, on the next crawl,
+#: fetch only new threads and the changed pages of changed threads, exporting only new posts.
+FORUMCRAWL_INCREMENTAL: bool = False
+#: Folder of the crawl states of FORUMCRAWL_INCREMENTAL, one JSON file per site.
+FORUMCRAWL_STATE_DIR: str = ".forumcrawl/state"
+
 #: Drop a page whose site, title and text equal an exported page's (one page, several URLs).
 FORUMCRAWL_DEDUP_ENABLED: bool = True
 #: Drop items whose extracted text is empty (counted as forumcrawl/drop/empty).

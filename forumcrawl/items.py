@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Article", "ForumThread", "Post", "plain"]
+__all__ = ["Article", "ForumThread", "Post", "WholeThread", "plain"]
 
 
 def plain(value: Any) -> Any:
@@ -65,6 +65,12 @@ class ForumThread:
     board: str | None = None
     #: Page number of the thread page (1 for the first page).
     page: int | None = None
+    #: Highest page of the same thread this page names: its own number or a page-flip link's
+    #: (the thread's page count when its pager shows the last page; None without thread identity).
+    last_page: int | None = None
+    #: The thread's identifier in its site's URLs (``tid=834`` → ``834``, or the URL path without
+    #: the page), what tells one thread from another (None without thread identity).
+    thread_id: str | None = None
     #: Author of the first post on this page.
     author: str | None = None
     #: Time of the first post on this page, ISO 8601.
@@ -83,6 +89,46 @@ class ForumThread:
     method: str | None = None
     #: Identifier of the learned site rule used, when a rule was used.
     rule_id: str | None = None
+    #: Set on a recrawl (FORUMCRAWL_INCREMENTAL): the time of the previous crawl; ``posts`` then
+    #: holds only the page's posts that are new since it, ``floor`` counting on from the thread's.
+    new_since: str | None = None
+
+
+@dataclass(kw_only=True, slots=True)
+class WholeThread:
+    """A whole forum thread: the posts of all its pages, in order (``FORUMCRAWL_ITEM=thread``)."""
+
+    #: URL of the thread's first page (its pages' shared ``thread_url``).
+    url: str
+    #: Host name of the forum.
+    site: str | None = None
+    #: Thread title.
+    title: str | None = None
+    #: Board / category from the breadcrumb, outermost first, joined with " > ".
+    board: str | None = None
+    #: Number of pages the thread has, as its pages' page flips show (None when unknown).
+    pages: int | None = None
+    #: URL of each page exported, in page order.
+    page_urls: list[str] = field(default_factory=list)
+    #: Author of the thread's first post.
+    author: str | None = None
+    #: Time of the thread's first post, ISO 8601.
+    published: str | None = None
+    #: Every post of the thread in order; ``floor`` runs 1, 2, 3 … over the whole thread, and a
+    #: post a page repeats from an earlier page (a question above every page) is kept once.
+    posts: list[Post] = field(default_factory=list)
+    #: Number of replies in the whole thread (posts after the first one).
+    reply_count: int | None = None
+    #: Whether every page of the thread was exported; None when the site's thread identity is
+    #: unknown (the page is then a thread of its own).
+    complete: bool | None = None
+    #: Page numbers the thread has but the crawl did not export.
+    missing_pages: list[int] = field(default_factory=list)
+    #: Main language of the text, guessed from its characters.
+    language: str | None = None
+    #: Set on a recrawl (FORUMCRAWL_INCREMENTAL): the time of the previous crawl; ``posts`` then
+    #: holds only the posts that are new since it.
+    new_since: str | None = None
 
 
 @dataclass(kw_only=True, slots=True)

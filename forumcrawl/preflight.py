@@ -15,6 +15,7 @@ from scrapy.spiderloader import get_spider_loader
 
 from forumcrawl.config import type_settings
 from forumcrawl.pages import Cascade
+from forumcrawl.pipelines.threads import ITEM_KINDS
 
 __all__ = ["CrawlSetupError", "check_crawl"]
 
@@ -38,11 +39,16 @@ def check_crawl(spider: str, settings: BaseSettings, spider_args: Mapping[str, s
     try:
         type_settings(settings)
         Cascade(settings.getlist("FORUMCRAWL_EXTRACT_CASCADE"))
+        item = settings.get("FORUMCRAWL_ITEM", "page")
+        if item not in ITEM_KINDS:
+            raise ValueError(f"FORUMCRAWL_ITEM: expected one of {', '.join(ITEM_KINDS)}, got {item!r}")
         # The spider's own constructor is the one check of its arguments (start, topic_example).
         spidercls(**spider_args)
     except ValueError as exc:
         raise CrawlSetupError(str(exc)) from None
     url = redis_url_from_settings(settings)
+    if url and settings.getbool("FORUMCRAWL_INCREMENTAL"):
+        raise CrawlSetupError("FORUMCRAWL_INCREMENTAL keeps its state in files: not in cluster mode yet")
     if issubclass(spidercls, RedisSiteSpider) and not url:
         raise CrawlSetupError(f"the {spider} spider needs FORUMCRAWL_REDIS_URL (or REDIS_URL)=redis://…")
     if url:

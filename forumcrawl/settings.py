@@ -40,6 +40,8 @@ DOWNLOADER_MIDDLEWARES = {"forumcrawl.middlewares.NavigationMiddleware": 50}
 ITEM_PIPELINES = {
     "forumcrawl.pipelines.validate.ValidatePipeline": 300,
     "forumcrawl.pipelines.dedup.DedupPipeline": 400,
+    "forumcrawl.pipelines.incremental.IncrementalPipeline": 450,
+    "forumcrawl.pipelines.threads.ThreadPipeline": 500,
 }
 FEED_EXPORT_ENCODING = "utf-8"
 FEED_EXPORTERS = {"csv": "forumcrawl.exporters.ForumCsvItemExporter"}

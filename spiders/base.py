@@ -49,6 +49,8 @@ from forumcrawl.learning import SiteLearner
 from forumcrawl.navigation import SiteNavigator
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
 from forumcrawl.sitemodel import FileRuleStore, SiteModel
+from forumcrawl.pipelines.incremental import Recrawl
+from forumcrawl.threads import last_page
 
 __all__ = ["SiteSpider", "parse_start_urls"]
 
@@ -101,6 +103,7 @@ class SiteSpider(scrapy.Spider):
         self.sample_per_pattern = SAMPLE_PER_PATTERN
         self._sampled: dict[str, Counter[str]] = defaultdict(Counter)
         self._deferred: dict[str, list[scrapy.Request]] = defaultdict(list)
+        self.recrawl: Recrawl | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SiteSpider:
@@ -115,6 +118,7 @@ class SiteSpider(scrapy.Spider):
         )
         spider.max_page_bytes = settings.getint("FORUMCRAWL_MAX_PAGE_BYTES")
         spider.navigation = settings.getbool("FORUMCRAWL_NAVIGATION_ENABLED", True)
+        spider.recrawl = Recrawl.of(crawler)
         if settings.getbool("FORUMCRAWL_LEARN_ENABLED"):
             examples = {site_of(spider.topic_example): spider.topic_example} if spider.topic_example else {}
             spider.learner = SiteLearner(
@@ -176,6 +180,8 @@ class SiteSpider(scrapy.Spider):
         navigator = SiteNavigator(lambda url: bool(learner.is_topic(model, url)), identity)
         if known is not None:
             navigator.patterns = known[1].patterns
+        elif self.recrawl is not None:
+            self.recrawl.restore(model.site, navigator)
         self._navigators[model.site] = (model, navigator)
         return navigator
 
@@ -210,6 +216,9 @@ class SiteSpider(scrapy.Spider):
             if kept is None or len(record.text) > len(kept.text):
                 records[href] = record
         navigator = self.navigator(model)
+        recrawl = self.recrawl if navigator is not None else None
+        if recrawl is not None:
+            recrawl.observe(doc, navigator)
         new_threads = 0
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in links:
@@ -229,6 +238,12 @@ class SiteSpider(scrapy.Spider):
                     continue
                 sampled[key] += 1
             if navigator is not None:
+                if recrawl is not None:
+                    follow, first = recrawl.follows(doc.site, url, navigator, doc.url)
+                    if not follow:
+                        self._inc("incremental/skipped")
+                        new_threads += first
+                        continue
                 number = page_flip_number(records[url].text) if url in records else None
                 decision = navigator.decide(url, number)
                 new_threads += decision.new
@@ -307,6 +322,8 @@ class SiteSpider(scrapy.Spider):
             if identity is not None and key is not None and "thread_url" in adapter.field_names():
                 adapter["thread_url"] = first_page or identity.first_page(doc.url)
                 adapter["page"] = key.page
+                adapter["thread_id"] = key.thread
+                adapter["last_page"] = last_page(doc.tree, doc.url, identity, key)
             yield item
 
     def rule_missed(self, doc: Document) -> None:
@@ -341,6 +358,8 @@ class SiteSpider(scrapy.Spider):
             for held in held_pages:
                 navigator.admits(held.document.url)
                 navigator.adopt(held.document.url, held.document.tree)
+                if self.recrawl is not None:
+                    self.recrawl.observe(held.document, navigator)
                 new = sum(
                     navigator.decide(canonical_url(url)).new
                     for url in page_links(held.document.tree, held.document.url)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from functools import cached_property
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
@@ -119,6 +118,7 @@ class MockForumServer:
         self.host, self.port = self._httpd.server_address[:2]
         self.url = f"http://{self.host}:{self.port}/"
         self._stopped = False
+        self._truth: tuple[int, SiteTruth] | None = None
         self._thread = threading.Thread(
             target=self._httpd.serve_forever,
             kwargs={"poll_interval": 0.05},
@@ -127,10 +127,13 @@ class MockForumServer:
         )
         self._thread.start()
 
-    @cached_property
+    @property
     def truth(self) -> SiteTruth:
-        """The site's truth, with URLs under this server's :attr:`url`."""
-        return self.site.truth(self.url)
+        """The site's truth, with URLs under this server's :attr:`url` (built again after the
+        site changed)."""
+        if self._truth is None or self._truth[0] != self.site.version:
+            self._truth = (self.site.version, self.site.truth(self.url))
+        return self._truth[1]
 
     def absolute(self, target: str) -> str:
         """The absolute URL of a request target or relative link on this server."""

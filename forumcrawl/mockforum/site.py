@@ -112,8 +112,17 @@ class ForumSite:
                  **{name: value for name, value in given.items() if value is not None}}
         self.plan: Plan = build_plan(kind.lang, f"{family}:{seed}", now=now or DEFAULT_NOW,
                                      **sizes)
-        self._family = kind(self.plan)
+        self._kind = kind
+        #: Times the site was changed (:meth:`rebuild`); a server's truth follows it.
+        self.version = 0
+        self.rebuild()
+        self.version = 0
+
+    def rebuild(self) -> None:
+        """Render from the plan again, after it was changed (:mod:`forumcrawl.mockforum.growth`)."""
+        self._family = self._kind(self.plan)
         self._render = lru_cache(maxsize=512)(self._render_href)
+        self.version += 1
 
     @classmethod
     def from_preset(cls, family: str, preset: str = "default", **overrides: Any) -> ForumSite:

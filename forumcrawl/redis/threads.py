@@ -1,0 +1,78 @@
+"""Threads in progress kept in Redis, so that any worker of a cluster completes a thread whose
+pages other workers fetched (``FORUMCRAWL_ITEM=thread`` in cluster mode).
+
+One HASH per thread (``<prefix>:<spider>:thread:<site> <thread_id>``: page number → the page as JSON,
+and ``last``, the highest page its pages name) and one SET of the threads in progress
+(``<prefix>:<spider>:threads``). Adding a page and taking a complete thread is one Lua script,
+so exactly one worker sees the thread complete and emits it. The rule is
+:func:`forumcrawl.threads.missing_pages`' (pages ``1..last`` all in), counted in the script.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import redis
+
+from forumcrawl.threads import PageRecord
+
+__all__ = ["RedisThreadBook"]
+
+_ADD = """
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[4])
+local known = tonumber(redis.call('HGET', KEYS[1], 'last') or '0')
+local last = math.max(known, tonumber(ARGV[2]), tonumber(ARGV[3]))
+redis.call('HSET', KEYS[1], 'last', last)
+if redis.call('HLEN', KEYS[1]) - 1 >= last then
+  local pages = redis.call('HGETALL', KEYS[1])
+  redis.call('DEL', KEYS[1])
+  redis.call('SREM', KEYS[2], ARGV[1])
+  return pages
+end
+redis.call('SADD', KEYS[2], ARGV[1])
+return false
+"""
+
+_TAKE = """
+local pages = redis.call('HGETALL', KEYS[1])
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+return pages
+"""
+
+
+def _pages(flat: list[bytes]) -> dict[int, PageRecord]:
+    pairs = zip(flat[::2], flat[1::2])
+    return {int(k): json.loads(v) for k, v in pairs if k != b"last"}
+
+
+class RedisThreadBook:
+    """:class:`forumcrawl.threads.ThreadBook` shared by a cluster's workers (blocking calls:
+    run them in a thread)."""
+
+    def __init__(self, client: redis.Redis, prefix: str) -> None:
+        self.client = client
+        self.prefix = prefix
+        self.open_key = f"{prefix}:threads"
+        self._add = client.register_script(_ADD)
+        self._take = client.register_script(_TAKE)
+
+    def _key(self, thread: str) -> str:
+        return f"{self.prefix}:thread:{thread}"
+
+    def add(self, thread: str, page: int, record: PageRecord) -> dict[int, PageRecord] | None:
+        """Keep ``record`` as page ``page`` of its thread; the thread's pages once complete."""
+        last = int(record.get("last_page") or page)
+        data = json.dumps(record, ensure_ascii=False)
+        flat = self._add(keys=[self._key(thread), self.open_key], args=[thread, page, last, data])
+        return _pages(flat) if flat else None
+
+    def drain(self) -> Iterator[tuple[str, dict[int, PageRecord]]]:
+        """Every thread still in progress in the cluster, each taken by one worker only."""
+        for raw in self.client.smembers(self.open_key):
+            thread = raw.decode("utf-8")
+            flat: list[Any] = self._take(keys=[self._key(thread), self.open_key], args=[thread])
+            if flat:
+                yield thread, _pages(flat)

@@ -1,0 +1,257 @@
+"""A site's crawl state between crawls, and what a recrawl fetches and exports from it
+(``FORUMCRAWL_INCREMENTAL``, issue #18).
+
+What a crawl keeps of each thread (:class:`ThreadState`): its pages, the identities of the posts
+it exported, and how the index pages showed the thread (its *rows*). A thread's row on a board
+list is the largest element around its link that links no other thread: the title, the last
+post's permalink and time (in its text or an attribute), the page links. When a thread gets a
+reply, the row changes (a new last-post link or time, a new page link) — its views counter does too on real engines, which is
+why the row's signature is its links and its times, not its numbers. Any change is enough to
+refetch the thread's last known page and what follows it; a row that stays the same leaves the
+thread alone, so an unchanged forum costs its index pages only.
+
+A post's identity is its author and time (its author and text when the page shows no time, or
+only a vague relative one such as "3 小时前"): an edited post is the same post, a post moved to another page by a
+deletion too. A recrawl exports
+only posts whose identity the state does not hold.
+
+Plain Python: the spider asks :meth:`SiteState.follows` about each thread link, the pipeline
+(``forumcrawl.pipelines.incremental``) reports the pages it exported with :meth:`SiteState.page`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forumcrawl.extractors.fields import anchors
+from forumcrawl.extractors.navigation import ThreadKey, canonical_url
+
+__all__ = ["SiteState", "ThreadState", "index_rows", "load", "post_identity", "save", "state_path"]
+
+#: Times as index rows write them: clock times, dates, relative times ("3 小时前", "2 hours ago").
+_TIME = re.compile(
+    r"\d{1,2}:\d{2}(?::\d{2})?|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
+    r"\d+\s*(?:秒|分钟|小时|天|周|个月|年)前|前天|昨天|"
+    r"\d+\s*(?:second|minute|hour|day|week|month|year)s?\s+ago|yesterday|today",
+    re.IGNORECASE,
+)
+
+
+#: A time that names its moment: a year, a day/month/year, or a clock time ("昨天 14:02" and
+#: "前天 14:02" on the next day resolve to the same moment; "3 小时前" does not).
+_DATED = re.compile(r"\d{4}|\b\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b|\b\d{1,2}:\d{2}\b")
+
+
+def post_identity(post: Mapping[str, Any]) -> str:
+    """A short digest of what makes a post the same post in two crawls: author and time, or
+    author and whitespace-normalised text when the page gives no time or a vague relative one
+    ("3 天前", "2 hours ago": read against the fetch time, it moves from one crawl to the next)."""
+    author = str(post.get("author") or "")
+    raw = post.get("published_raw")
+    dated = raw is None or bool(_DATED.search(str(raw)))
+    second = str(post.get("published") or "") if dated else ""
+    second = second or " ".join(str(post.get("text") or "").split())
+    digest = hashlib.blake2b(f"{author}\x00{second}".encode("utf-8", "surrogatepass"), digest_size=8)
+    return digest.hexdigest()
+
+
+def _attribute_times(row: Any) -> list[str]:
+    """Times a row keeps in attributes (``<time datetime>``, ``<span title="2024-03-01 10:00">``
+    filled by a script, ``data-time="1709287200"``)."""
+    found = []
+    for element in row.iter():
+        for name, value in element.attrib.items():
+            if name in ("href", "src", "class", "id", "style"):
+                continue
+            if _TIME.search(value) or ("time" in name or "date" in name) and value.strip().isdigit():
+                found.append(f"{name}={value.strip()}")
+    return found
+
+
+def index_rows(tree: Any, url: str, thread_of: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """Thread id → signature of its row on the page at ``url`` (the links and times of the
+    largest element around the thread's link that links no other thread; ``thread_of(url)``
+    is the thread id of a link, or None), and each link of a row → the row's thread (a
+    last-post permalink names no thread in its URL). A thread shown in several rows gets them
+    all, joined."""
+    owners: dict[Any, str | None] = {}
+    links: list[tuple[Any, str]] = []
+    for element, href in anchors(tree, url):
+        thread = thread_of(canonical_url(href))
+        owners[element] = thread
+        links.append((element, href))
+    rows: dict[str, list[str]] = {}
+    owner: dict[str, str] = {}
+    done: set[Any] = set()
+    for element, _ in links:
+        thread = owners[element]
+        if thread is None:
+            continue
+        row = element
+        parent = row.getparent()
+        while parent is not None and all(owners.get(a, thread) in (thread, None) for a in parent.iter("a")):
+            row, parent = parent, parent.getparent()
+        if row in done:
+            continue
+        done.add(row)
+        hrefs = sorted({canonical_url(h) for a, h in links if a is row or row in a.iterancestors()})
+        owner.update(dict.fromkeys(hrefs, thread))
+        times = _TIME.findall(" ".join(row.text_content().split())) + _attribute_times(row)
+        rows.setdefault(thread, []).append("\n".join([*hrefs, *times]))
+    signatures = {
+        thread: hashlib.blake2b("\n\n".join(sorted(parts)).encode(), digest_size=8).hexdigest()
+        for thread, parts in rows.items()
+    }
+    return signatures, owner
+
+
+@dataclass
+class ThreadState:
+    """What the crawls so far know of one thread."""
+
+    #: Highest page of the thread exported.
+    pages: int = 0
+    #: Identities of its posts exported (:func:`post_identity`).
+    posts: list[str] = field(default_factory=list)
+    #: Signatures of its index rows at the last crawl that read the thread to its end.
+    rows: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pages": self.pages, "posts": self.posts, "rows": self.rows}
+
+
+class SiteState:
+    """One site's state: loaded at the start of a crawl, updated as it goes, saved at its end.
+
+    ``previous`` is the time of the crawl the state comes from (None on a first crawl, which
+    fetches and exports everything and only records).
+    """
+
+    def __init__(
+        self, site: str, previous: str | None = None, threads: dict[str, ThreadState] | None = None,
+        *, per_page: int = 0, closed_patterns: Iterable[str] = (),
+    ) -> None:
+        self.site = site
+        self.previous = previous
+        self.threads: dict[str, ThreadState] = threads or {}
+        #: Posts on a full page of the site's threads (the largest page followed by another).
+        self.per_page = per_page
+        #: URL patterns the navigation closed (led to no new thread page): closed from the start.
+        self.closed_patterns = sorted(closed_patterns)
+        #: Links of this crawl's index rows → the row's thread.
+        self.row_links: dict[str, str] = {}
+        #: Highest page of each thread exported before this crawl (where its recrawl starts).
+        self.start_pages = {thread: state.pages for thread, state in self.threads.items()}
+        #: Row signatures read in this crawl, per thread.
+        self.seen_rows: dict[str, set[str]] = {}
+        #: Threads whose row changed (or that are new) in this crawl.
+        self.changed: set[str] = set()
+        #: Threads of this crawl read to their last page.
+        self.finished: set[str] = set()
+        self._known: dict[str, set[str]] = {}
+
+    def observe_index(self, rows: Mapping[str, str], links: Mapping[str, str] = {}) -> None:
+        """The rows of an index page (and their links' threads): a thread whose row the last
+        crawl did not see changed."""
+        self.row_links.update(links)
+        for thread, signature in rows.items():
+            self.seen_rows.setdefault(thread, set()).add(signature)
+            known = self.threads.get(thread)
+            if known is None or signature not in known.rows:
+                self.changed.add(thread)
+
+    def follows(self, url: str, key: ThreadKey, source: ThreadKey | None = None) -> bool:
+        """Whether to fetch the thread page ``url`` (linked from a page of thread key ``source``,
+        if a thread page): every page of a new thread, the last known page and later ones of a
+        changed thread (or of the thread whose page links it: that page was fetched because the
+        thread changed), nothing of another thread. A variant (a post permalink) belongs to the
+        thread of the index row it is in, if any."""
+        thread = key.thread or self.row_links.get(url)
+        if self.previous is None or thread is None:
+            return True
+        known = self.threads.get(thread)
+        if known is None:
+            return True
+        if thread not in self.changed and (source is None or source.thread != thread):
+            return False
+        return key.page is None or key.page >= known.pages
+
+    def first_page(self, thread: str) -> int:
+        """The first page of ``thread`` a recrawl fetches: its last known page, or 1 if new."""
+        return max(self.start_pages.get(thread, 1), 1)
+
+    def floor(self, page: int, index: int) -> int:
+        """Thread-wide floor of the ``index``-th post (0-based) of page ``page``: pages before
+        it hold :attr:`per_page` posts each (position numbering, as after a deletion)."""
+        return (page - 1) * self.per_page + index + 1 if self.per_page else index + 1
+
+    def page(self, thread: str, page: int, last_page: int, posts: list[Mapping[str, Any]]) -> list[int]:
+        """Record an exported page of ``thread``: the indexes of its posts that are new."""
+        state = self.threads.setdefault(thread, ThreadState())
+        known = self._known.get(thread)
+        if known is None:
+            known = self._known[thread] = set(state.posts)
+        new: list[int] = []
+        for i, post in enumerate(posts):
+            identity = post_identity(post)
+            if identity not in known:
+                known.add(identity)
+                state.posts.append(identity)
+                new.append(i)
+        state.pages = max(state.pages, page)
+        if page < last_page:
+            self.per_page = max(self.per_page, len(posts))
+        if page >= last_page:
+            self.finished.add(thread)
+        return new
+
+    def to_dict(self, crawled_at: str) -> dict[str, Any]:
+        """The state the next crawl starts from. A thread's rows are this crawl's when it was
+        read to its end, or left alone (not changed); else the old ones, so the next crawl
+        looks at it again."""
+        threads = {}
+        for thread, state in self.threads.items():
+            rows = self.seen_rows.get(thread)
+            if rows and (thread in self.finished or thread not in self.changed):
+                state.rows = sorted(rows)
+            threads[thread] = state.to_dict()
+        return {"site": self.site, "crawled_at": crawled_at, "per_page": self.per_page,
+                "closed_patterns": self.closed_patterns, "threads": threads}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SiteState:
+        threads = {
+            thread: ThreadState(int(t.get("pages", 0)), list(t.get("posts", [])), list(t.get("rows", [])))
+            for thread, t in data.get("threads", {}).items()
+        }
+        return cls(str(data["site"]), data.get("crawled_at"), threads,
+                   per_page=int(data.get("per_page", 0)), closed_patterns=data.get("closed_patterns", []))
+
+
+def state_path(folder: Path, site: str) -> Path:
+    """The file of ``site``'s state in ``folder`` (``host_port.json``, as the rules are named)."""
+    return folder / (site.replace(":", "_") + ".json")
+
+
+def load(folder: Path, site: str) -> SiteState:
+    """``site``'s state from ``folder``; a fresh one when there is none (a first crawl)."""
+    path = state_path(folder, site)
+    if not path.exists():
+        return SiteState(site)
+    return SiteState.from_dict(json.loads(path.read_text("utf-8")))
+
+
+def save(folder: Path, state: SiteState, crawled_at: str) -> Path:
+    """Write ``state`` (atomically: a crawl killed while saving leaves the old state)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = state_path(folder, state.site)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(state.to_dict(crawled_at)), encoding="utf-8")
+    tmp.replace(path)
+    return path

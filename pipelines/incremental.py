@@ -1,0 +1,175 @@
+"""IncrementalPipeline and the recrawl state a crawl shares (``FORUMCRAWL_INCREMENTAL``).
+
+Each site's state (:mod:`forumcrawl.state`) is read from FORUMCRAWL_STATE_DIR when the crawl
+first meets the site and written back when the crawl closes. The spider asks :class:`Recrawl`
+which thread links to follow (:meth:`Recrawl.follows`); this pipeline records each exported
+thread page and, on a recrawl, passes on only its new posts, with ``new_since`` set and floors
+counting on from the thread's, and drops a page with none (``forumcrawl/incremental/
+unchanged_pages``, at DEBUG; in thread mode it goes on without posts, so that the thread
+pipeline sees every recrawled page of a thread). On a first crawl it only records. It runs before the thread
+pipeline, which then assembles the new posts of a thread into one record.
+"""
+
+from __future__ import annotations
+
+import weakref
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from itemadapter import ItemAdapter
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.http import Response
+from scrapy.exceptions import DropItem, NotConfigured
+
+from forumcrawl.document import Document, site_of
+from forumcrawl.extractors.navigation import pattern_key
+from forumcrawl.items import ForumThread, Post
+from forumcrawl.navigation import PatternBudget, SiteNavigator
+from forumcrawl.state import SiteState, index_rows, load, save
+
+__all__ = ["IncrementalPipeline", "Recrawl"]
+
+_RECRAWLS: weakref.WeakKeyDictionary[Crawler, Recrawl] = weakref.WeakKeyDictionary()
+
+
+class Recrawl:
+    """The states of the sites of one crawl, shared by its spider and its pipeline."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.sites: dict[str, SiteState] = {}
+        self._seen: set[tuple[str, str, int | None]] = set()
+        self.navigators: dict[str, SiteNavigator] = {}
+        #: URL pattern → [a URL of it, answers < 400, answers >= 400] in this crawl.
+        self._answers: dict[str, list[Any]] = {}
+
+    @classmethod
+    def of(cls, crawler: Crawler) -> Recrawl | None:
+        """The crawl's recrawl state (None when FORUMCRAWL_INCREMENTAL is off)."""
+        if not crawler.settings.getbool("FORUMCRAWL_INCREMENTAL"):
+            return None
+        found = _RECRAWLS.get(crawler)
+        if found is None:
+            found = _RECRAWLS[crawler] = cls(Path(crawler.settings["FORUMCRAWL_STATE_DIR"]))
+            crawler.signals.connect(found.answered, signal=signals.response_received)
+        return found
+
+    def answered(self, response: Response, request: Request) -> None:
+        """Count each URL pattern's answers: one that only ever failed (a plugin page answering
+        500 after its retries) is closed for the next crawl, as the navigation would have."""
+        url = (request.meta.get("redirect_urls") or [request.url])[0]
+        key = pattern_key(url)
+        self._answers.setdefault(key, [url, 0, 0])[1 if response.status < 400 else 2] += 1
+
+    def site(self, site: str) -> SiteState:
+        """``site``'s state, read on first use."""
+        state = self.sites.get(site)
+        if state is None:
+            state = self.sites[site] = load(self.folder, site)
+        return state
+
+    def restore(self, site: str, navigator: SiteNavigator) -> None:
+        """A new navigator of ``site``: the patterns the last crawl closed, or fetched without
+        reaching a new thread page through them, start closed (a recrawl does not probe
+        profiles and login pages again); this crawl's are saved at its end."""
+        self.navigators[site] = navigator
+        for pattern in self.site(site).closed_patterns:
+            navigator.patterns[pattern] = PatternBudget(closed=True)
+
+    def observe(self, doc: Document, navigator: SiteNavigator) -> None:
+        """Read the thread rows of a page that is not a thread page (boards, lists, the index)."""
+        if navigator.is_topic(doc.url):
+            return
+
+        def thread_of(url: str) -> str | None:
+            key = navigator.key(url)
+            return key.thread if key is not None else None
+
+        self.site(doc.site).observe_index(*index_rows(doc.tree, doc.url, thread_of))
+
+    def follows(self, site: str, url: str, navigator: SiteNavigator, source: str) -> tuple[bool, bool]:
+        """Whether to follow a link to ``url`` found on the page ``source``, and whether a
+        skipped link is a thread page this crawl had not met yet (what the navigator counts as
+        a page's yield)."""
+        key = navigator.key(url)
+        if key is None or self.site(site).follows(url, key, navigator.key(source)):
+            return True, False
+        first = (site, str(key.thread), key.page) not in self._seen
+        self._seen.add((site, str(key.thread), key.page))
+        return False, first
+
+    def save_all(self) -> list[Path]:
+        """Write every site's state."""
+        for site, navigator in self.navigators.items():
+            patterns = navigator.patterns.items()
+            closed = {k for k, b in patterns if b.closed or b.fetches and not b.hits}
+            closed |= {
+                key for key, (url, ok, failed) in self._answers.items()
+                if failed and not ok and site_of(url) == site and not navigator.is_topic(url)
+            }
+            self.site(site).closed_patterns = sorted(closed)
+        return [save(self.folder, state, self.started) for state in self.sites.values()]
+
+
+class IncrementalPipeline:
+    """Records exported thread pages; on a recrawl passes on only their new posts."""
+
+    def __init__(self, crawler: Crawler, recrawl: Recrawl) -> None:
+        self.crawler = crawler
+        self.recrawl = recrawl
+        #: Whole-thread records: a page without new posts goes on (with none) to complete its
+        #: thread's recrawled pages, and the thread pipeline drops a thread with none.
+        self.threads = crawler.settings.get("FORUMCRAWL_ITEM") == "thread"
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> IncrementalPipeline:
+        recrawl = Recrawl.of(crawler)
+        if recrawl is None:
+            raise NotConfigured()
+        return cls(crawler, recrawl)
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(f"forumcrawl/incremental/{key}", count)
+
+    def process_item(self, item: Any) -> Any:
+        if not isinstance(item, ForumThread):
+            return item
+        adapter = ItemAdapter(item)
+        thread, page = adapter.get("thread_id"), adapter.get("page")
+        if not thread or not page or not item.site:
+            return item
+        state = self.recrawl.site(item.site)
+        new = state.page(thread, page, item.last_page or page, [_fields(p) for p in item.posts])
+        if state.previous is None:
+            return item
+        if not new:
+            self._inc("unchanged_pages")
+            if not self.threads:
+                raise DropItem(f"no new posts: {item.url}", log_level="DEBUG")
+        posts = [item.posts[i] for i in new]
+        for i, post in zip(new, posts):
+            post.floor = state.floor(page, i)
+        item.posts = posts
+        item.text = "\n\n".join(p.text for p in posts)
+        item.new_since = state.previous
+        if not posts:
+            return item
+        first = posts[0]
+        item.author, item.published, item.published_raw = first.author, first.published, first.published_raw
+        item.reply_count = len(posts) if posts[0].floor != 1 else len(posts) - 1
+        self._inc("new_posts", len(posts))
+        return item
+
+    def close_spider(self) -> None:
+        for path in self.recrawl.save_all():
+            assert self.crawler.spider is not None
+            self.crawler.spider.logger.info("crawl state saved to %s", path)
+
+
+def _fields(post: Post) -> dict[str, Any]:
+    return {"author": post.author, "published": post.published, "published_raw": post.published_raw,
+            "text": post.text}

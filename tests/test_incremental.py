@@ -1,0 +1,156 @@
+"""Incremental recrawls (FORUMCRAWL_INCREMENTAL, issue #18): crawl a mock forum, change it while
+it is served (replies, a new thread, an edit, a deletion), crawl again; exactly the new posts
+come out, nothing is lost or repeated, and an unchanged forum costs its index pages only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forumcrawl.evaluation import text_prf
+from forumcrawl.mockforum import serve
+from forumcrawl.mockforum.growth import Growth
+from forumcrawl.state import SiteState, index_rows, post_identity
+from tests.conftest import CrawlResult, run_crawl
+
+#: The issue's bar: a recrawl of an unchanged forum fetches at most this share of the first crawl's pages.
+UNCHANGED_SHARE = 0.10
+
+
+def crawl(tmp_path: Path, name: str, server: Any, **settings: Any) -> tuple[CrawlResult, int]:
+    """One crawl of ``server`` sharing rules and state with the others; its items and fetches."""
+    (tmp_path / name).mkdir()
+    server.requests.clear()
+    result = run_crawl(tmp_path / name, [server.url], settings={
+        "FORUMCRAWL_INCREMENTAL": True, "FORUMCRAWL_STATE_DIR": str(tmp_path / "state"),
+        "FORUMCRAWL_RULES_DIR": str(tmp_path / "rules"), **settings,
+    })
+    return result, sum(1 for u in server.requested_urls() if not u.endswith("/robots.txt"))
+
+
+def identities(truth: Any) -> dict[str, Any]:
+    """Post identity (author, time) → the truth's post, over the forum's readable pages (the
+    pages broken on purpose, but for a mislabelled charset, have nothing to export)."""
+    return {
+        post_identity({"author": p.author, "published": p.published}): p
+        for thread in truth.threads for url, posts in thread.pages.items() for p in posts
+        if truth.broken.get(url, "wrong-charset") == "wrong-charset"
+    }
+
+
+def same_post(exported: dict[str, Any], gold: Any) -> bool:
+    return exported["author"] == gold.author and text_prf(exported["text"], gold.text).f1 >= 0.8
+
+
+def grow(server: Any) -> tuple[list[Any], list[Any]]:
+    """Replies to two threads (one opens a new page), a new thread, an edit and a deletion in
+    others; the posts added and those of the new thread."""
+    growth = Growth(server.site)
+    plan = server.site.plan
+    tids = sorted(plan.threads, key=lambda t: len(plan.threads[t].posts))
+    added = growth.reply(tids[0], 2) + growth.reply(tids[-1], plan.posts_per_page + 1)
+    fresh = growth.new_thread(plan.boards[1].fid, 3)
+    growth.edit(tids[3], 2)
+    growth.delete(tids[5], 2)
+    growth.apply()
+    return added, fresh.posts
+
+
+def test_identity_of_a_post_survives_an_edit() -> None:
+    post = {"author": "a", "published": "2024-01-01T10:00:00", "text": "first words"}
+    assert post_identity(post) == post_identity({**post, "text": "edited words"})
+    assert post_identity(post) != post_identity({**post, "published": "2024-01-01T10:01:00"})
+    untimed = {"author": "a", "published": None, "text": "x"}
+    assert post_identity(untimed) != post_identity({**untimed, "text": "y"})
+    # "3 天前" is read against the fetch time: the text tells the post, not the moving time.
+    relative = {"author": "a", "published": "2024-01-01T10:00:00", "published_raw": "3 天前", "text": "x"}
+    assert post_identity(relative) == post_identity({**relative, "published": "2024-01-02T10:00:00"})
+    assert post_identity({**post, "published_raw": "2024-1-1 10:00"}) == post_identity(post)
+    assert post_identity({**post, "published_raw": "昨天 10:00"}) == post_identity(post)
+
+
+def one(url: str) -> str | None:
+    """Thread id of a link of the test rows: thread 1 for any /t/ link."""
+    return "1" if "/t/" in url else None
+
+
+def test_an_index_row_changes_with_its_last_post_not_its_views() -> None:
+    import lxml.html
+
+    row = '<li><a href="/t/1">One</a> {views} views, last <a href="/p/{pid}">post</a> {time}</li>'
+    page = '<ul>{a}<li><a href="/t/2">Two</a> 3 views <a href="/p/9">post</a> 10:00</li></ul>'
+
+    def rows(views: int, pid: int, time: str) -> dict[str, str]:
+        html = page.format(a=row.format(views=views, pid=pid, time=time))
+        found, links = index_rows(lxml.html.fromstring(html), "http://f.example/",
+                                  lambda u: u.rsplit("/", 1)[1] if "/t/" in u else None)
+        assert links["http://f.example/p/9"] == "2", "a permalink belongs to its row's thread"
+        return found
+
+    before = rows(10, 5, "09:00")
+    assert rows(99, 5, "09:00") == before, "views alone are no change"
+    assert rows(10, 6, "09:30")["1"] != before["1"] and rows(10, 6, "09:30")["2"] == before["2"]
+    script_filled = '<ul><li><a href="/t/1">One</a><span title="{t}"></span></li></ul>'
+    tree = lxml.html.fromstring(script_filled.format(t="2024-03-01T10:00:00+08:00"))
+    again = lxml.html.fromstring(script_filled.format(t="2024-03-02T09:00:00+08:00"))
+    assert index_rows(tree, "http://f.example/", one) != index_rows(again, "http://f.example/", one)
+    state = SiteState("f.example", "2024-01-01T00:00:00")
+    state.observe_index(rows(10, 6, "09:30"))
+    assert state.changed == {"1", "2"}, "threads the state does not know are new"
+
+
+def test_crawl_grow_recrawl_exports_exactly_the_new_posts(tmp_path: Path) -> None:
+    # Twenty threads a list page (phpBB shows 25, the mock's default 5) and threads of several
+    # pages: index pages weigh what they weigh on a real board.
+    with serve("phpbb", boards=2, threads_per_board=20, posts_per_page=4, max_thread_pages=5,
+               threads_per_list_page=20) as server:
+        first, first_fetches = crawl(tmp_path, "first", server)
+        same, same_fetches = crawl(tmp_path, "same", server)
+        added, fresh = grow(server)
+        truth = server.truth
+        grown, _ = crawl(tmp_path, "grown", server)
+    assert first.items and all(item.get("new_since") is None for item in first.items)
+    assert [f.name.startswith("127.0.0.1_") for f in (tmp_path / "state").iterdir()] == [True]
+    assert not same.items, "an unchanged forum exports nothing"
+    assert same_fetches <= UNCHANGED_SHARE * first_fetches, (same_fetches, first_fetches)
+    new = [post for item in grown.items for post in item["posts"]]
+    expected = added + fresh
+    assert len(new) == len(expected), "exactly the new posts, none repeated"
+    gold = identities(truth)
+    for post in new:
+        match = gold[post_identity(post)]
+        assert same_post(post, match) and post["floor"] == match.floor, post
+    assert {(p.author.name, p.floor) for p in [*added, *fresh]} == {(p["author"], p["floor"]) for p in new}
+    assert all(item["new_since"] for item in grown.items)
+    # Nothing repeated: no post of the first crawl comes again (the edited one neither).
+    before = {post_identity(p) for item in first.items for p in item["posts"]}
+    assert not before & {post_identity(p) for p in new}
+
+
+def test_a_thread_recrawl_gives_one_record_of_new_posts_per_changed_thread(tmp_path: Path) -> None:
+    with serve("discuz") as server:
+        crawl(tmp_path, "first", server, FORUMCRAWL_ITEM="thread")
+        added, fresh = grow(server)
+        truth = server.truth
+        grown, _ = crawl(tmp_path, "grown", server, FORUMCRAWL_ITEM="thread")
+    assert len(grown.items) == 3, [r["url"] for r in grown.items]
+    by_size = sorted(grown.items, key=lambda r: len(r["posts"]))
+    assert [len(r["posts"]) for r in by_size] == sorted([2, len(added) - 2, len(fresh)])
+    gold = identities(truth)
+    for record in grown.items:
+        assert record["new_since"] and record["complete"]
+        floors = [p["floor"] for p in record["posts"]]
+        assert floors == [gold[post_identity(p)].floor for p in record["posts"]] == sorted(floors)
+
+
+def test_a_cluster_worker_refuses_incremental_and_a_bad_item_kind_in_one_line() -> None:
+    from forumcrawl.preflight import CrawlSetupError, check_crawl
+    from forumcrawl.runner import project_settings
+
+    cluster = {"FORUMCRAWL_REDIS_URL": "redis://127.0.0.1:9/0", "FORUMCRAWL_INCREMENTAL": "true"}
+    with pytest.raises(CrawlSetupError, match="not in cluster mode"):
+        check_crawl("forum_redis", project_settings(cluster), {})
+    with pytest.raises(CrawlSetupError, match="FORUMCRAWL_ITEM: expected one of page, thread, got 'threads'"):
+        check_crawl("forum", project_settings({"FORUMCRAWL_ITEM": "threads"}), {"start": "http://127.0.0.1/"})
