@@ -7,6 +7,7 @@ and writes every report as JSON::
 
     python benchmarks/accuracy.py                         # ../shared/data, all folders
     python benchmarks/accuracy.py --folders cwced-zh --work /tmp/acc --reuse
+    python benchmarks/accuracy.py --work /tmp/acc --holdout   # and leave-one-folder-out figures
 """
 
 from __future__ import annotations
@@ -27,11 +28,15 @@ import forumcrawl
 from forumcrawl.evaluation import NON_CONTENT_KINDS, EvalReport, evaluate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import peers  # noqa: E402  (a sibling script, not a package)
+import holdout  # noqa: E402  (sibling scripts, not a package)
+import peers  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data"
 SYSTEMS = ("ours", "trafilatura")
+#: Gold folders whose posts keep the quotes they hold (Harvest's annotation): a post is scored
+#: with the quotes forumcrawl took out of its text (``Post.quotes``).
+QUOTED_POSTS = frozenset({"harvest-forum-posts"})
 
 
 def run_ours(folder: Path, out: Path, extra: list[str]) -> str | None:
@@ -67,8 +72,9 @@ def _cell(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def table_row(folder: str, system: str, report: EvalReport) -> str:
-    """One Markdown row: text P/R/F1 means and F1 median, posts P/R, non-content exported."""
+def table_row(folder: str, system: str, report: EvalReport, seconds: float | None = None) -> str:
+    """One Markdown row: text P/R/F1 means and F1 median, posts P/R, non-content exported,
+    and the seconds the system took on the folder in this run (— when its output was reused)."""
     metrics = report.summary().metrics
     has_posts = metrics["posts_precision"].n > 0
     non_content = sum(p.kind in NON_CONTENT_KINDS for p in report.pages)
@@ -84,14 +90,15 @@ def table_row(folder: str, system: str, report: EvalReport) -> str:
         _cell(metrics["posts_precision"].mean if has_posts else None),
         _cell(metrics["posts_recall"].mean if has_posts else None),
         f"{len(report.non_content_exported)}/{non_content}" if non_content else "—",
+        "—" if seconds is None else f"{seconds:.1f}",
     ]
     return "| " + " | ".join(cells) + " |"
 
 
 TABLE_HEADER = (
     "| folder | system | pages | missing | text P | text R | text F1 | F1 median "
-    "| posts P | posts R | non-content exported |\n"
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    "| posts P | posts R | non-content exported | seconds |\n"
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 )
 
 
@@ -109,12 +116,14 @@ def main(argv: list[str] | None = None) -> int:
         "--extract-args", default="", help="more forumcrawl extract arguments, e.g. '--method cx'"
     )
     parser.add_argument("--json", type=Path, default=Path("accuracy.json"), help="%(default)s")
+    parser.add_argument(
+        "--holdout",
+        action="store_true",
+        help="also print the leave-one-folder-out figures of the cascade's fitted choices (holdout.py)",
+    )
     args = parser.parse_args(argv)
 
-    folders = sorted(p.parent for p in args.data.glob("*/gold.jsonl"))
-    if args.folders:
-        wanted = set(args.folders.split(","))
-        folders = [f for f in folders if f.name in wanted]
+    folders = peers.gold_folders(args.data, args.folders)
     if not folders:
         parser.error(f"no gold folders in {args.data}")
     systems = [s for s in args.systems.split(",") if s]
@@ -142,13 +151,17 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{folder.name} / {system}: {error}", file=sys.stderr)
                     results[folder.name][system] = {"error": error}
                     continue
-                report = evaluate(folder, path)
+                report = evaluate(folder, path, with_quotes=folder.name in QUOTED_POSTS)
                 results[folder.name][system] = {"seconds": seconds, **report.to_dict()}
-                rows.append(table_row(folder.name, system, report))
+                rows.append(table_row(folder.name, system, report, seconds))
                 print(f"{folder.name} / {system}: scored", file=sys.stderr)
 
-    print(TABLE_HEADER)
-    print("\n".join(rows))
+        print(TABLE_HEADER)
+        print("\n".join(rows))
+        if args.holdout:
+            print("\nLeave one folder out (benchmarks/holdout.py): text F1 of the cascade's choices fit on")
+            print("the other folders (held-apart) and on every folder (tuned-on)\n")
+            results["holdout"] = holdout.run(folders, work, jobs=args.jobs)
     meta = {
         "forumcrawl": forumcrawl.__version__,
         "trafilatura": trafilatura.__version__,

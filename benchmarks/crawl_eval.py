@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 from urllib.request import urlopen
+from zoneinfo import ZoneInfo
 
 from forumcrawl.document import site_of
 from forumcrawl.evaluation import evaluate
@@ -98,8 +99,21 @@ def with_canonical_forms(aliases: dict[str, str], pages: Iterable[str]) -> dict[
     return out
 
 
-def machina_truth(path: Path) -> tuple[str, dict[str, str], dict[str, list[dict[str, Any]]], dict[str, str]]:
-    """(start URL, alias → canonical, canonical page → gold posts, page → title) of machina."""
+def shown_time(created: str, zone: str | None) -> str:
+    """A truth time (ISO; UTC when it names no offset) as the forum shows it: in ``zone``,
+    without one (a page that shows local times without their zone is scored by the day it
+    shows)."""
+    if not zone:
+        return created
+    moment = datetime.fromisoformat(created)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(ZoneInfo(zone)).replace(tzinfo=None).isoformat()
+
+
+def machina_truth(path: Path, zone: str | None = None) -> tuple[str, dict[str, str], dict[str, list[dict[str, Any]]], dict[str, str]]:
+    """(start URL, alias → canonical, canonical page → gold posts, page → title) of machina
+    (times as shown in ``zone``, see :func:`shown_time`)."""
     truth = json.loads(path.read_text("utf-8"))
     aliases: dict[str, str] = dict(truth.get("topic_url_aliases", {}))
     pages: dict[str, list[dict[str, Any]]] = {}
@@ -111,7 +125,8 @@ def machina_truth(path: Path) -> tuple[str, dict[str, str], dict[str, list[dict[
             titles[url] = thread["title"]
         for post in thread["posts"]:
             pages[post["page_url"]].append(
-                {"text": post["rendered_own_text"], "author": post["author"], "published": post["created"],
+                {"text": post["rendered_own_text"], "author": post["author"],
+                 "published": shown_time(post["created"], zone),
                  "floor": post.get("floor")}
             )
     return truth["meta"]["base_url"] + "/", with_canonical_forms(aliases, pages), pages, titles
@@ -306,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=0,
                         help="crawl with this many forum_redis workers on one Redis (0: embedded)")
     parser.add_argument("--pages", action="store_true", help="no crawl: extract the truth's thread pages")
+    parser.add_argument("--shown-zone", metavar="ZONE",
+                        help="time zone the forum shows times in without naming it (machina: "
+                             "Asia/Shanghai): dates are scored by the day the page shows")
     args = parser.parse_args(argv)
     from forumcrawl.mockforum import serve
 
@@ -314,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix=f"crawl-{name}-") as tmp:
             path = truth_path(name, args.truth)
             if path is not None:
-                start, aliases, pages, titles = machina_truth(path)
+                start, aliases, pages, titles = machina_truth(path, args.shown_zone)
                 result = score(name, start, lambda u, a=aliases: a.get(u, u), pages, titles,
                                Path(tmp), workers=args.workers, pages_only=args.pages)
             else:

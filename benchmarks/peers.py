@@ -16,7 +16,7 @@ import argparse
 import gzip
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -74,14 +74,28 @@ def trafilatura_predictions(folder: Path, jobs: int = 1) -> Iterator[dict[str, A
         yield from pool.map(_record_for_file, files, chunksize=8)
 
 
-def write_predictions(folder: Path, out: Path, jobs: int = 1) -> int:
-    """Write trafilatura's predictions for ``folder`` to ``out``; returns the page count."""
+def write_jsonl(records: Iterable[dict[str, Any]], out: Path) -> int:
+    """Write ``records`` to ``out``, one JSON object a line; returns how many."""
     count = 0
     with out.open("w", encoding="utf-8") as handle:
-        for record in trafilatura_predictions(folder, jobs):
+        for record in records:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
             count += 1
     return count
+
+
+def gold_folders(data: Path, names: str | None = None) -> list[Path]:
+    """The folders of ``data`` that have a ``gold.jsonl`` (only ``names``, comma-separated)."""
+    folders = sorted(p.parent for p in data.glob("*/gold.jsonl"))
+    if names:
+        wanted = set(names.split(","))
+        folders = [f for f in folders if f.name in wanted]
+    return folders
+
+
+def write_predictions(folder: Path, out: Path, jobs: int = 1) -> int:
+    """Write trafilatura's predictions for ``folder`` to ``out``; returns the page count."""
+    return write_jsonl(trafilatura_predictions(folder, jobs), out)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -50,6 +50,7 @@ __all__ = [
     "PageLines",
     "block_curve",
     "cx_extract",
+    "document_lines",
     "page_lines",
     "plot_blocks",
 ]
@@ -116,6 +117,12 @@ class PageLines:
     texts: list[str]
     lengths: list[int]
     link_lengths: list[int]
+
+
+def document_lines(document: Document) -> PageLines:
+    """:func:`page_lines` of ``document``'s tree, cut once per page (CX and the arbiter's
+    evidence read the same lines)."""
+    return document.derived("cx.lines", lambda: page_lines(document.tree))
 
 
 def page_lines(tree: lxml.etree._Element | None) -> PageLines:
@@ -384,7 +391,7 @@ class LineBlockExtractor:
 
     def extract(self, document: Document) -> CXResult:
         """Run CX on ``document``'s parsed tree (an empty result for an empty page)."""
-        lines = page_lines(document.tree)
+        lines = document_lines(document)
         return cx_extract(
             lines.texts,
             k=self.k,

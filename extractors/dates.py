@@ -13,6 +13,7 @@ the crawler's.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
@@ -439,14 +440,20 @@ def read_markup_time(value: str, *, now: datetime, month_first: bool = False) ->
     return read_time(value, now=now, month_first=month_first)
 
 
-def month_first(texts: list[str]) -> bool:
+def month_first(texts: list[str], pages: Sequence[Sequence[str]] = ()) -> bool:
     """Whether a site writes numeric dates month first (``10-30-2026``): some of its dates
-    can only be read so, and more of them than can only be read day first.
+    can only be read so, and more of them than can only be read day first. When none can be
+    read one way only, ``pages`` (each page's post times, in post order) decide: a page's
+    replies come in order and close together, so the reading in which more pages are in order,
+    then the one with the shorter gaps between replies, wins (``11-05``, ``11-06``: a day
+    apart month first, a month apart day first).
 
     Examples
     --------
     >>> month_first(["11-05-2026, 04:11 AM", "10-30-2026, 09:03 PM"]), month_first(["05.11.2026"])
     (True, False)
+    >>> month_first([], [["11-05-2026 04:11", "11-06-2026 09:03", "11-07-2026 10:00"]])
+    True
     """
     votes = 0
     for text in texts:
@@ -454,4 +461,26 @@ def month_first(texts: list[str]) -> bool:
         if m:
             a, b = int(m["a"]), int(m["b"])
             votes += (b > 12) - (a > 12)
-    return votes > 0
+    if votes or not pages:
+        return votes > 0
+    return _order(pages, True) < _order(pages, False)
+
+
+def _order(pages: Sequence[Sequence[str]], month_first: bool) -> tuple[int, float]:
+    """How well the pages' times read ``month_first``: pages out of order (negated counts sort
+    first), then the seconds between consecutive replies, summed."""
+    epoch = datetime(2000, 1, 1)
+    unordered, gaps = 0, 0.0
+    for texts in pages:
+        read = [read_time(t, now=epoch, month_first=month_first) for t in texts]
+        times = []
+        for found in read:
+            try:
+                times.append(datetime.fromisoformat(found[1][:19]) if found and found[1] else None)
+            except ValueError:
+                times.append(None)
+        known = [t for t in times if t is not None]
+        pairs = list(zip(known, known[1:]))
+        unordered += any(b < a for a, b in pairs)
+        gaps += sum(abs((b - a).total_seconds()) for a, b in pairs)
+    return unordered, gaps

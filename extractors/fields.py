@@ -23,6 +23,7 @@ __all__ = [
     "title",
     "title_affixes",
     "title_core",
+    "without_page_parts",
 ]
 
 _SKIPPED_SCHEMES = ("#", "javascript:", "mailto:", "tel:")
@@ -74,16 +75,23 @@ def _clean(text: str) -> str:
 def title_affixes(titles: list[str]) -> list[str]:
     """What a site adds around its pages' titles (``" | Workbench Community"``,
     ``"[Forum] | "``): the prefixes and suffixes, cut at a separator, that more than half of
-    ``titles`` (and at least two) share; longest first. Learned once per site, they let
-    :func:`title` take the thread title out of ``<title>`` however short it is.
+    ``titles`` (and at least two) share; longest first. Titles that differ only in a page
+    marker (``Page 3``) count once: the pages of one thread are not the site. Learned once per
+    site, they let :func:`title` take the thread title out of ``<title>`` however short it is.
 
     Examples
     --------
     >>> title_affixes(["Is it worth it? - Bench Forums", "My NAS - Bench Forums - Page 2",
     ...                "Fan noise - Hardware - Bench Forums"])
     [' - Bench Forums']
+    >>> title_affixes(["Lens? | Page 2 | Bench", "Lens? | Page 3 | Bench", "Lens? | Bench", "NAS | Bench"])
+    [' | Bench']
     """
-    distinct = {_clean(t) for t in titles if t}
+    threads: dict[tuple[str, ...], str] = {}
+    for raw in sorted((_clean(t) for t in titles if t), key=len):
+        key = tuple(p for p in _TITLE_JOIN.split(raw) if not _PAGE_PART.fullmatch(p.strip()))
+        threads.setdefault(key, raw)
+    distinct = set(threads.values())
     counts: dict[str, int] = {}
     for raw in distinct:
         found = set()
@@ -99,17 +107,33 @@ def title_affixes(titles: list[str]) -> list[str]:
     return sorted(kept, key=lambda a: (-len(a), a))
 
 
+def without_page_parts(text: str) -> str:
+    """``text`` without the parts (between title separators) that are page markers, wherever
+    they stand: ``Thread | Page 4 | Site`` → ``Thread | Site``.
+
+    Examples
+    --------
+    >>> without_page_parts("Is a lens worth it? | Page 4 | Bench"), without_page_parts("Page 2 - NAS")
+    ('Is a lens worth it? | Bench', 'NAS')
+    """
+    parts: list[tuple[str, str]] = []  # (separator before, part)
+    start, separator = 0, ""
+    for join in _TITLE_JOIN.finditer(text):
+        parts.append((separator, text[start:join.start()]))
+        start, separator = join.end(), join.group()
+    parts.append((separator, text[start:]))
+    kept = [(sep, part) for sep, part in parts if not _PAGE_PART.fullmatch(part.strip())]
+    if not kept or len(kept) == len(parts):
+        return text
+    return kept[0][1] + "".join(sep + part for sep, part in kept[1:])
+
+
 def title_core(raw: str, affixes: list[str]) -> str:
     """``raw`` without page markers and the site's ``affixes`` (:func:`title_affixes`) at
     either end."""
-    text = _clean(raw)
+    text = without_page_parts(_clean(raw))
     while text:
         before = text
-        joins = list(_TITLE_JOIN.finditer(text))
-        if joins and _PAGE_PART.fullmatch(text[joins[-1].end():]):
-            text = text[: joins[-1].start()]
-        elif joins and _PAGE_PART.fullmatch(text[: joins[0].start()]):
-            text = text[joins[0].end():]
         for affix in affixes:
             if text.endswith(affix) and len(text) > len(affix):
                 text = text[: -len(affix)]
@@ -150,7 +174,8 @@ def title(tree: lxml.html.HtmlElement | None, affixes: list[str] | None = None) 
         return first
     og = tree.xpath("//meta[@property='og:title']/@content")
     if og and _clean(og[0]):
-        return _clean(og[0])
+        return without_page_parts(_clean(og[0]))
+    raw = without_page_parts(raw)
     parts = [p for p in _TITLE_SPLIT.split(raw) if p.strip()]
     return max(parts, key=len).strip() if parts else raw
 

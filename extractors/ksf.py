@@ -14,6 +14,7 @@ one text blob.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import re
@@ -36,6 +37,7 @@ from forumcrawl.extractors.ksf_apply import (
     KsfRule,
     apply_rule,
     field_text,
+    later_page,
     select,
     selector_tag,
 )
@@ -43,7 +45,9 @@ from forumcrawl.extractors.posts import (
     BLOCK_TAGS,
     DEFAULT_EXCLUDE,
     NOISE_TOKENS,
+    QUOTE_HEAD,
     SKIP_TAGS,
+    is_quote,
     parse_floor,
 )
 from forumcrawl.extractors.text import is_stop_word, tokenize
@@ -66,6 +70,7 @@ __all__ = [
     "ksf_weights",
     "page_lines",
     "scoring",
+    "with_site_pages",
 ]
 
 
@@ -99,9 +104,17 @@ _NOISE_TOKEN_SET = frozenset(NOISE_TOKENS)
 #: link and ``<abbr>`` ``title``, ``<time datetime>``, microdata ``<meta content>``).
 _VALUE_ATTRS = frozenset({"alt", "title", "datetime", "content"})
 _MACHINE_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\d{9,13}$")
+#: Later pages of a thread (and at least two) whose first post must be seen on another page
+#: for a site to count as repeating one there (the rest: their earlier page is not at hand).
+_REPEAT_SHARE = 0.5
+#: Thread pages the quotes and signatures of a site are learned from, beyond its sample (a
+#: bound on the work, not a tuned figure).
+_EXCLUDE_PAGES = 100
 #: Headings: a body-like element inside one is a title, never a post (an editable thread title).
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_NOISE_BODY_PARTS = ("quote_contents", "quotecontent", "bbcodeblock", "signature", "sig_", "spoiler", "ipscode")
+_NOISE_BODY_PARTS = (
+    "quote_contents", "quotecontent", "bbcodeblock", "signature", "sig_", "spoiler", "ipscode", "codebox",
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -122,6 +135,9 @@ def page_lines(tree: HtmlElement) -> list[Line]:
 
     Each block element gives one line: its own text, its inline descendants' text and the
     tails of its children. That is the paper's "page without tags", kept tied to elements.
+    A ``<noscript>`` that holds most of the page's text is read: it is the page a client
+    without scripts (a crawler) gets, such as Discourse's posts; one with a tracking pixel or
+    an "enable JavaScript" notice is not.
     """
     texts: dict[HtmlElement, list[str]] = {}
     links: dict[HtmlElement, int] = defaultdict(int)
@@ -137,7 +153,9 @@ def page_lines(tree: HtmlElement) -> list[Line]:
 
     def visit(el: HtmlElement, block: HtmlElement, in_link: bool) -> None:
         tag = el.tag
-        if not isinstance(tag, str) or tag in SKIP_TAGS or tag == "head":
+        if not isinstance(tag, str) or tag == "head":
+            return
+        if tag in SKIP_TAGS and not (tag == "noscript" and _holds_page(el, root)):
             return
         if tag in BLOCK_TAGS:
             block = el
@@ -150,8 +168,9 @@ def page_lines(tree: HtmlElement) -> list[Line]:
                 add(block, child.tail, in_link)
 
     body = tree.find("body")
+    root = body if body is not None else tree
     try:
-        visit(body if body is not None else tree, tree, False)
+        visit(root, tree, False)
     except RecursionError:
         pass  # absurdly deep markup: keep the lines read so far
     lines = []
@@ -160,6 +179,14 @@ def page_lines(tree: HtmlElement) -> list[Line]:
         if text:
             lines.append(Line(text, block, links[block]))
     return lines
+
+
+def _holds_page(noscript: HtmlElement, root: HtmlElement) -> bool:
+    """Whether a ``<noscript>`` holds blocks and most of the text of the page below ``root``."""
+    if not _has_block(noscript):
+        return False
+    inner = len("".join(noscript.text_content().split()))
+    return 2 * inner > len("".join(root.text_content().split()))
 
 
 # --------------------------------------------------------------------------------------------
@@ -685,9 +712,13 @@ def _place_name(place: tuple[str, str | None]) -> str:
 
 
 def _learn_exclusions(
-    trees: list[HtmlElement], rule_body: str, prefix_chars: int
+    trees: list[HtmlElement], rule_body: str, prefix_chars: int, *, quotes_only: bool = False
 ) -> tuple[list[str], dict[str, float]]:
-    """Elements inside bodies that repeat earlier posts (quotes) or other posts (signatures)."""
+    """Elements inside bodies that repeat earlier posts (quotes) or other posts (signatures),
+    or that open with a quote's attribution ("Originally Posted by", "X wrote:"): a quote of
+    a post on an earlier page repeats nothing the sample shows. ``quotes_only``: elements that
+    are quotes by their markup or attribution (:func:`~forumcrawl.extractors.posts.is_quote`)
+    and nothing else, for many pages, where a highlighted word of code repeats too."""
     votes: Counter[str] = Counter()
     seen_texts: Counter[str] = Counter()
     candidates: list[tuple[str, str]] = []
@@ -702,16 +733,18 @@ def _learn_exclusions(
                 if not loc:
                     continue
                 text = " ".join(el.text_content().split())
-                if len(text) < 10:
+                if len(text) < 10 or (quotes_only and not is_quote(el, text)):
                     continue
                 tokens = set(tokenize(text))
-                if tokens and earlier and len(tokens & earlier) >= 0.8 * len(tokens):
+                repeats = bool(tokens and earlier and len(tokens & earlier) >= 0.8 * len(tokens))
+                # An attribution on a line of its own (a paragraph opening "Smith said:" is none).
+                if repeats or (QUOTE_HEAD.match(text) and _has_block(el)):
                     votes[loc] += 1
                 candidates.append((loc, text))
                 seen_texts[text] += 1
             earlier |= body_tokens
     for loc, text in candidates:
-        if seen_texts[text] >= 2 and len(text) >= 15:
+        if seen_texts[text] >= 2 and len(text) >= 15 and not quotes_only:
             votes[loc] += 1
     default = set(DEFAULT_EXCLUDE)
     learned = sorted(loc for loc, n in votes.items() if n >= 2 and loc not in default)
@@ -907,6 +940,46 @@ class KeywordScoringExtractor(BaseEstimator):
     def extract(self, document: Document, *, now: datetime | None = None) -> list[Post]:
         """The posts of ``document`` by the learned rule (empty when the rule matches nothing)."""
         return apply_rule(self._check_fitted(), document, now=now)
+
+
+def with_site_pages(rule: KsfRule, documents: Sequence[Document]) -> KsfRule:
+    """``rule`` with what every thread page at hand tells beyond a five-page sample (whose
+    pages may all be first pages, or all of a few days):
+
+    - ``repeats_first``: whether the site puts a post of an earlier page at the top of a
+      thread's later pages (Askbot's question, Misago's last post of the page before): the
+      first post (author and text) of at least half of the later pages
+      (:func:`~forumcrawl.extractors.ksf_apply.later_page`), and of two, is a post another
+      page shows. Pages that show the same posts (two URLs of one page) count once.
+    - ``month_first``: :func:`~forumcrawl.extractors.dates.month_first` of every post time,
+      the pages' order of replies deciding when no date can be read one way only.
+    - ``exclude``: quotes (:func:`_learn_exclusions`) of up to :data:`_EXCLUDE_PAGES` pages
+      added: five pages may hold one quote, too few to vote.
+    """
+    trees = [doc.tree for doc in documents[:_EXCLUDE_PAGES]]
+    learned, _ = _learn_exclusions(trees, rule.body, 6, quotes_only=True)
+    rule = dataclasses.replace(rule, exclude=sorted({*rule.exclude, *learned}))
+    epoch = datetime(2000, 1, 1)
+    pages_of: Counter[tuple[str | None, str]] = Counter()
+    firsts: list[tuple[str | None, str]] = []
+    seen_pages: set[tuple[tuple[str | None, str], ...]] = set()
+    times: list[list[str]] = []
+    for doc in documents:
+        posts = apply_rule(rule, doc, now=epoch)
+        keys = tuple((p.author, p.text) for p in posts if p.text)
+        if not keys or keys in seen_pages:
+            continue
+        seen_pages.add(keys)
+        pages_of.update(set(keys))
+        times.append([p.published_raw for p in posts if p.published_raw])
+        if len(keys) > 1 and later_page(doc.tree, doc.url):
+            firsts.append(keys[0])
+    repeated = sum(pages_of[key] >= 2 for key in firsts)
+    return dataclasses.replace(
+        rule,
+        repeats_first=repeated >= 2 and repeated >= _REPEAT_SHARE * len(firsts),
+        month_first=month_first([t for page in times for t in page], times) if any(times) else rule.month_first,
+    )
 
 
 def _noise_body(locator: str) -> bool:

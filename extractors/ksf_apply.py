@@ -12,15 +12,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import lxml.etree
 from cssselect import GenericTranslator
 
 from forumcrawl.extractors.dates import read_markup_time, read_time
+from forumcrawl.extractors.fields import anchors
+from forumcrawl.extractors.navigation import canonical_url, url_numbers
 from forumcrawl.extractors.posts import (
     DEFAULT_EXCLUDE,
     compile_selector,
@@ -41,17 +45,20 @@ __all__ = [
     "MAX_AUTHOR_CHARS",
     "RULE_VERSION",
     "KsfRule",
+    "RepeatedPosts",
     "apply_rule",
     "field_text",
     "first_match",
+    "later_page",
     "outermost",
     "select",
     "selector_tag",
 ]
 
 #: Version 2 added where a field's value is read (``*_attr``: an attribute instead of the text)
-#: and the site's title affixes; version 1 rules read as version 2 rules without them.
-RULE_VERSION = 2
+#: and the site's title affixes, version 3 ``repeats_first``; older rules read as rules without
+#: them.
+RULE_VERSION = 3
 
 #: Longest author name and longest field text kept (longer ones are user panels, not fields).
 MAX_AUTHOR_CHARS = 40
@@ -64,6 +71,12 @@ _TIME_ATTRS_XPATH = lxml.etree.XPath(
     "descendant-or-self::*[@datetime or @title or @data-time or @data-datetime]", regexp=False
 )
 _translator = GenericTranslator()
+#: Anchors that lead back a page: "previous" in a few languages, and arrows.
+_PREVIOUS = re.compile(
+    r"^(?:prev(?:ious)?(?: page)?|«|‹|<|<<|上一页|上一頁|上页|zurück|vorherige(?: seite)?|précédent"
+    r"|pr[ée]c[ée]dente?|anterior)$",
+    re.IGNORECASE,
+)
 
 
 def outermost(elements: Sequence[HtmlElement], tag: str | None = None) -> list[HtmlElement]:
@@ -382,6 +395,10 @@ class KsfRule:
     title_affixes : list of str
         The site's name as its pages' ``<title>`` carries it around the thread title
         (``" | Workbench Community"``), removed from a page's ``<title>`` to find its title.
+    repeats_first : bool
+        The site shows a post of an earlier page at the top of a thread's later pages
+        (Askbot's question above every page of answers, Misago's last post of the page
+        before): on a later page (:func:`later_page`) the first post is not read.
     exclude : list of str
         Elements inside a body that are not the post's own words (quotes, signatures, notices),
         in addition to the generic ones of ``forumcrawl.extractors.posts.DEFAULT_EXCLUDE``.
@@ -406,6 +423,7 @@ class KsfRule:
     exclude: list[str] = field(default_factory=list)
     month_first: bool = False
     title_affixes: list[str] = field(default_factory=list)
+    repeats_first: bool = False
     votes: dict[str, int] = field(default_factory=dict)
     page_votes: list[dict[str, int]] = field(default_factory=list)
     field_votes: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -420,6 +438,8 @@ class KsfRule:
         attrs = [self.author_attr, self.time_attr, self.floor_attr]
         if any(attrs) or self.title_affixes or self.month_first:  # version 1 rules keep their ids
             fields += [attrs, self.title_affixes, self.month_first]
+        if self.repeats_first:  # and version 2 rules theirs
+            fields.append("repeats_first")
         key = json.dumps(fields)
         return hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
 
@@ -460,7 +480,95 @@ class KsfRule:
             parts.append(f"  title     without {' / '.join(map(repr, self.title_affixes))}")
         if self.exclude:
             parts.append(f"  exclude   {', '.join(self.exclude)}")
+        if self.repeats_first:
+            parts.append("  later pages repeat an earlier post first")
         return "\n".join(parts)
+
+
+def later_page(tree: HtmlElement | None, url: str) -> bool:
+    """Whether a thread page says it is not its thread's first page: it links back a page
+    (``rel="prev"``, a "previous" or "1" anchor) to its own URL with one number lower or left
+    out (``/t/slug/7/2/`` → ``/t/slug/7/``, ``?page=2`` → ``?page=1``).
+
+    Examples
+    --------
+    >>> import lxml.html
+    >>> later_page(lxml.html.fromstring('<a href="?id=7&amp;page=1">1</a>'), "http://f.test/t?id=7&page=2")
+    True
+    >>> later_page(lxml.html.fromstring('<a href="/t/8/">1</a>'), "http://f.test/t/7/")
+    False
+    """
+    if tree is None:
+        return False
+    here = canonical_url(url)
+    targets = [urljoin(url, h.strip()) for h in tree.xpath("//head/link[@rel='prev']/@href")]
+    for element, href in anchors(tree, url):
+        rel = (element.get("rel") or "").lower().split()
+        text = " ".join(element.text_content().split())
+        if text == "1" or "prev" in rel or _PREVIOUS.match(text):
+            targets.append(href)
+    return any(_page_before(here, canonical_url(target)) for target in dict.fromkeys(targets))
+
+
+def _page_before(here: str, there: str) -> bool:
+    """Whether ``there`` is ``here`` with one number lower, or one number left out (a first
+    page's URL without its page number)."""
+    mine, theirs = url_numbers(here), url_numbers(there)
+    if any(p not in mine for p in theirs):
+        return False
+    changed = [p for p, v in mine.items() if theirs.get(p) != v]
+    if len(changed) != 1:
+        return False
+    position = changed[0]
+    if position in theirs:
+        return theirs[position] < mine[position] and _skeleton(here) == _skeleton(there)
+    value = str(mine[position])
+    a, b = urlsplit(here), urlsplit(there)
+    if position[0] == "q":  # the page parameter left out
+        kept = [(k, v) for k, v in parse_qsl(a.query, keep_blank_values=True) if k.lower() != position[1]]
+        return (a.path, kept) == (b.path, parse_qsl(b.query, keep_blank_values=True))
+    return a.query == b.query and a.path.rstrip("/") in {
+        f"{b.path.rstrip('/')}/{value}", f"{b.path.rstrip('/')}/page/{value}"
+    }
+
+
+def _skeleton(url: str) -> str:
+    return re.sub(r"\d+", "#", url)
+
+
+class RepeatedPosts:
+    """Posts a site shows again at the top of a thread's later pages, told from the pages read
+    so far: on a later page, a first post (author and text) that another page of the same
+    thread opened or closed with is not read again. This catches what a rule's
+    ``repeats_first`` could not be learned for (a sample without a thread's later pages), when
+    the earlier page is read first, as a crawl that follows page flips reads it.
+
+    Parameters
+    ----------
+    capacity : int, default=100000
+        Posts remembered (two per page, the oldest forgotten first), which bounds memory.
+    """
+
+    def __init__(self, capacity: int = 100_000) -> None:
+        self.capacity = capacity
+        self._seen: OrderedDict[tuple[str, int], str] = OrderedDict()
+
+    def filter(self, url: str, thread: str, later: bool, posts: list[Post]) -> list[Post]:
+        """``posts`` of the page ``url`` of ``thread`` (``later``: not the thread's first page)
+        without a first post another page of the thread showed."""
+        if not posts:
+            return posts
+        if later and len(posts) > 1 and self._seen.get(self._key(thread, posts[0]), url) != url:
+            posts = posts[1:]
+        for post in {id(posts[0]): posts[0], id(posts[-1]): posts[-1]}.values():
+            self._seen.setdefault(self._key(thread, post), url)
+        while len(self._seen) > self.capacity:
+            self._seen.popitem(last=False)
+        return posts
+
+    @staticmethod
+    def _key(thread: str, post: Post) -> tuple[str, int]:
+        return thread, hash((post.author, post.text))
 
 
 # --------------------------------------------------------------------------------------------
@@ -538,16 +646,22 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
     now = now or datetime.now(timezone.utc)
     if rule.container:  # bodies outside every post (a preview, a sidebar) are not posts
         pairs = [(body, owner) for body, owner in pairs if owner is not None]
-    texts = own_texts([body for body, _ in pairs], (*DEFAULT_EXCLUDE, *rule.exclude))
-    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement], list[str]]] = {}
-    for (body, owner), body_text in zip(pairs, texts):
+    quotes: list[list[str]] = []
+    texts = own_texts([body for body, _ in pairs], (*DEFAULT_EXCLUDE, *rule.exclude), quotes)
+    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement], list[str], list[str]]] = {}
+    for (body, owner), body_text, quoted in zip(pairs, texts, quotes):
         key = id(owner) if owner is not None else id(body)
-        group = grouped.setdefault(key, (owner, [], []))
+        group = grouped.setdefault(key, (owner, [], [], []))
         group[1].append(body)
         group[2].append(body_text)
+        group[3].extend(quoted)
+    groups = list(grouped.values())
+    first = 1  # a post's floor, where the page numbers none, is its position on the page
+    if rule.repeats_first and len(groups) > 1 and later_page(tree, document.url):
+        groups, first = groups[1:], 2
     template = _Template()
     posts = []
-    for position, (container, parts, part_texts) in enumerate(grouped.values(), start=1):
+    for position, (container, parts, part_texts, quoted) in enumerate(groups, start=first):
         text = "\n\n".join(filter(None, part_texts))
         author = published = raw = None
         floor = None
@@ -570,6 +684,7 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
                 published=published,
                 published_raw=raw,
                 text=text,
+                quotes=quoted,
             )
         )
     return posts

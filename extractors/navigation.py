@@ -49,6 +49,7 @@ __all__ = [
     "ThreadIdentity",
     "ThreadKey",
     "canonical_url",
+    "first_page_alias",
     "is_noise_param",
     "page_flip_number",
     "page_flips",
@@ -262,6 +263,20 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
         elif there[position] == here[position] + 1:
             flips.append((target, there[position]))
     return flips
+
+
+def first_page_alias(url: str) -> str | None:
+    """``url`` without its one query parameter of value 1, or None: the listing that a page-flip
+    link numbered 1 (``/board/6/?page=1``) names when that listing's plain URL serves page 1.
+    Only the anchor's number says the parameter counts pages from 1 (``?page=1`` is the second
+    page where pages count from 0), so the caller checks it."""
+    parts = urlsplit(url)
+    pairs = parts.query.split("&") if parts.query else []
+    ones = [i for i, pair in enumerate(pairs) if pair.partition("=")[2] == "1"]
+    if len(ones) != 1:
+        return None
+    rest = "&".join(pair for i, pair in enumerate(pairs) if i != ones[0])
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, rest, ""))
 
 
 def pattern_key(url: str) -> str:

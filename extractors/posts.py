@@ -28,9 +28,11 @@ __all__ = [
     "BLOCK_TAGS",
     "DEFAULT_EXCLUDE",
     "NOISE_TOKENS",
+    "QUOTE_HEAD",
     "compile_selector",
     "element_text",
     "element_texts",
+    "is_quote",
     "own_text",
     "own_texts",
     "parse_floor",
@@ -303,15 +305,47 @@ def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
 _SEPARATOR = "\n\x00\n"
 
 
-def element_texts(elements: Sequence[HtmlElement], exclude: Sequence[str] = ()) -> list[str]:
+_QUOTE_XPATH = lxml.etree.XPath(
+    "boolean(descendant-or-self::*[self::blockquote or self::q"
+    " or contains(translate(@class, 'QUOTE', 'quote'), 'quote')])",
+    regexp=False,
+)
+
+
+#: How a quote's attribution opens it, in the words of common engines and languages.
+QUOTE_HEAD = re.compile(
+    r"(?:quote:|originally posted by|quote from|quoting|zitat(?: von)?|citation|cita de|引用"
+    r"|[^:\n]{1,40}?\b(?:wrote|said|schrieb|a écrit|escribió)\s*:|[^:\n]{1,40}?(?:写道|發表於|发表于))",
+    re.IGNORECASE,
+)
+
+
+def is_quote(element: HtmlElement, text: str = "") -> bool:
+    """Whether an excluded element (of text ``text``) quotes another post: it is or holds a
+    ``blockquote``, ``q`` or an element whose class says "quote" (Discuz ``div.quote``,
+    vBulletin ``div.bbcode_quote`` in its ``div.bbcode_container``, Discourse ``aside.quote``),
+    or its text opens with an attribution (vBulletin 3's "Originally Posted by"), where a
+    signature or an edit notice does neither."""
+    return bool(_QUOTE_XPATH(element)) or bool(QUOTE_HEAD.match(text.lstrip()))
+
+
+def element_texts(
+    elements: Sequence[HtmlElement],
+    exclude: Sequence[str] = (),
+    quotes: list[list[str]] | None = None,
+) -> list[str]:
     """:func:`element_text` of each of ``elements`` (a page's post bodies). The markup of the
     bodies with nothing to exclude is read in one pass: the regex and str calls per post cost
-    more than their scans."""
+    more than their scans. With ``quotes``, the text of each body's excluded quotes
+    (:func:`is_quote`) is appended to it, one list per body."""
     markups = [_markup(element) for element in elements]
     texts = [""] * len(markups)
     plain = []
     exclusion = _exclusion(tuple(exclude)) if exclude else None
     for i, markup in enumerate(markups):
+        quoted: list[str] = []
+        if quotes is not None:
+            quotes.append(quoted)
         if exclusion is None or not exclusion.may_hold(elements[i], markup):
             plain.append(i)
             continue
@@ -320,6 +354,8 @@ def element_texts(elements: Sequence[HtmlElement], exclude: Sequence[str] = ()) 
             inner = _markup_text(_markup(part))
             if inner.strip():
                 text = text.replace(inner, "\n", 1)
+                if is_quote(part, inner):
+                    quoted.append(_lines(inner))
         texts[i] = text
     if len(plain) == 1:
         texts[plain[0]] = _markup_text(markups[plain[0]])
@@ -354,10 +390,14 @@ def own_text(element: HtmlElement, exclude: Sequence[str] = DEFAULT_EXCLUDE) -> 
     return own_texts([element], exclude)[0]
 
 
-def own_texts(elements: Sequence[HtmlElement], exclude: Sequence[str] = DEFAULT_EXCLUDE) -> list[str]:
+def own_texts(
+    elements: Sequence[HtmlElement],
+    exclude: Sequence[str] = DEFAULT_EXCLUDE,
+    quotes: list[list[str]] | None = None,
+) -> list[str]:
     """:func:`own_text` of each of ``elements``, the line clean-up done in one pass (see
-    :func:`element_texts`)."""
-    texts = element_texts(elements, exclude)
+    :func:`element_texts`, also for ``quotes``)."""
+    texts = element_texts(elements, exclude, quotes)
     if len(texts) < 2:
         return [_lines(strip_notices(text)) for text in texts]
     cleaned = _lines(_SEPARATOR.join(texts))

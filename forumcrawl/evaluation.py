@@ -261,8 +261,13 @@ def _posts_of(pred: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [p for p in pred.get("posts") or () if isinstance(p, Mapping)]
 
 
-def score_page(gold: Mapping[str, Any], pred: Mapping[str, Any] | None) -> PageScore:
-    """Score one prediction (``None``: no prediction, scored as empty) against its gold object."""
+def score_page(
+    gold: Mapping[str, Any], pred: Mapping[str, Any] | None, *, with_quotes: bool = False
+) -> PageScore:
+    """Score one prediction (``None``: no prediction, scored as empty) against its gold object.
+
+    ``with_quotes``: the gold posts keep the quotes they hold (Harvest's annotation), so each
+    predicted post is scored with its ``quotes`` added to its text."""
     missing = pred is None
     pred = pred or {}
     metrics: dict[str, float | None] = dict.fromkeys(METRICS)
@@ -282,15 +287,24 @@ def score_page(gold: Mapping[str, Any], pred: Mapping[str, Any] | None) -> PageS
     )
     gold_posts = gold.get("posts")
     if isinstance(gold_posts, list):
-        _score_posts(score, _posts_of(pred), gold_posts)
+        _score_posts(score, _posts_of(pred), gold_posts, with_quotes)
     return score
 
 
+def _post_text(post: Mapping[str, Any], with_quotes: bool) -> str:
+    quotes = post.get("quotes") if with_quotes else None
+    parts = [_text_of(q) for q in quotes] if isinstance(quotes, list) else []
+    return "\n".join([*parts, _text_of(post.get("text"))])
+
+
 def _score_posts(
-    score: PageScore, pred_posts: list[Mapping[str, Any]], gold_posts: list[Mapping[str, Any]]
+    score: PageScore,
+    pred_posts: list[Mapping[str, Any]],
+    gold_posts: list[Mapping[str, Any]],
+    with_quotes: bool = False,
 ) -> None:
     matches = match_posts(
-        [_text_of(p.get("text")) for p in pred_posts],
+        [_post_text(p, with_quotes) for p in pred_posts],
         [_text_of(g.get("text")) for g in gold_posts],
     )
     found = sum(m is not None for m in matches)
@@ -501,15 +515,18 @@ def load_predictions(
 def evaluate(
     gold_dir: Path | str,
     predictions: Path | str | os.PathLike[str] | Iterable[Mapping[str, Any]],
+    *,
+    with_quotes: bool = False,
 ) -> EvalReport:
     """Score ``predictions`` against ``gold_dir/gold.jsonl``; a gold page without a prediction is
-    scored as an empty one and listed in :attr:`EvalReport.missing_ids`."""
+    scored as an empty one and listed in :attr:`EvalReport.missing_ids`. ``with_quotes``: see
+    :func:`score_page`."""
     gold = load_gold(Path(gold_dir))
     preds = load_predictions(predictions)
     gold_ids = {g["id"] for g in gold}
     return EvalReport(
         gold_dir=str(gold_dir),
-        pages=[score_page(g, preds.get(g["id"])) for g in gold],
+        pages=[score_page(g, preds.get(g["id"]), with_quotes=with_quotes) for g in gold],
         unknown_ids=sorted(set(preds) - gold_ids),
     )
 

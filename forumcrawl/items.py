@@ -40,6 +40,8 @@ class Post:
     published_raw: str | None = None
     #: The post's own words: quotes of earlier posts, signatures and edit notices removed.
     text: str = ""
+    #: The text of each quote removed from ``text`` (the quoted post's header included), in order.
+    quotes: list[str] = field(default_factory=list)
     #: The Naive Bayes value filter's verdict (``顶``-only replies, ads, signatures): True when
     #: worthless, False when valuable, None when the filter is off
     #: (FORUMCRAWL_VALUE_FILTER_ENABLED).

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from forumcrawl.document import Document, site_of
 from forumcrawl.extractors.fields import title_affixes
-from forumcrawl.extractors.ksf import KeywordScoringExtractor
+from forumcrawl.extractors.ksf import KeywordScoringExtractor, with_site_pages
 from forumcrawl.extractors.navigation import ThreadIdentity, page_flips
 from forumcrawl.extractors.topic import learn_topic_rule
 from forumcrawl.extractors.url_rules import UrlResolver
@@ -30,6 +30,20 @@ from forumcrawl.sitemodel import SiteModel
 __all__ = ["HeldPage", "RuleStore", "SiteLearner"]
 
 logger = logging.getLogger(__name__)
+
+
+def _canonical_pages(model: SiteModel, documents: list[Document]) -> list[Document]:
+    """The canonical thread pages among ``documents`` by the model's thread identity (``nav``
+    rule); all of them when there is no identity or no canonical page."""
+    data = model.rules.get("nav")
+    if data is None:
+        return documents
+    try:
+        identity = ThreadIdentity.from_dict(data)
+    except (KeyError, TypeError, ValueError):
+        return documents
+    canonical = [doc for doc in documents if identity.key(doc.url).canonical]
+    return canonical or documents
 
 
 class RuleStore(Protocol):
@@ -274,9 +288,12 @@ class SiteLearner:
         return model.with_rule("nav", identity.to_dict(), urls=len(topic), flips=len(flips))
 
     def _learn_extraction(self, model: SiteModel, topic_docs: list[Document]) -> SiteModel:
-        """``model`` with a KSF rule fitted on up to ``page_sample`` of ``topic_docs``."""
+        """``model`` with a KSF rule fitted on up to ``page_sample`` of ``topic_docs``: of their
+        canonical thread pages when the site's thread identity tells them (a print view or a
+        post permalink has a template of its own, and a sample of them misses every page)."""
         if not topic_docs:
             return model
+        topic_docs = _canonical_pages(model, topic_docs)
         rng = random.Random(self.random_state)
         chosen = rng.sample(topic_docs, min(self.page_sample, len(topic_docs)))
         started = time.perf_counter()
@@ -289,7 +306,12 @@ class SiteLearner:
         else:
             # The site's title affixes from every thread page at hand: in five, one thread's
             # pages could pass for the site.
-            rule = dataclasses.replace(ksf.rule_, title_affixes=title_affixes([d.title for d in topic_docs]))
+            # Whether later pages repeat an earlier page's post and how dates are written, from
+            # every thread page at hand: a thread's pages are rarely all in five.
+            rule = with_site_pages(
+                dataclasses.replace(ksf.rule_, title_affixes=title_affixes([d.title for d in topic_docs])),
+                topic_docs,
+            )
             logger.info("extraction rule of %s: %s", model.site, rule)
             return model.with_rule(
                 "ksf",

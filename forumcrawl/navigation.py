@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, pattern_key
+from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, first_page_alias, pattern_key
 
 __all__ = ["Decision", "PatternBudget", "SiteNavigator"]
 
@@ -56,7 +56,8 @@ class Decision:
     """Whether to follow a link, and its role (``thread``, ``variant``, ``index``) or, when
     skipped, why (``duplicate``, ``variant``, ``other``; ``wait`` from :meth:`SiteNavigator.
     admits`: ask again once downloads under way are in); ``new`` when it leads to a thread page
-    or a thread the crawl had not scheduled (what a page's yield counts)."""
+    or a thread the crawl had not scheduled, or to a thread page scheduled but not fetched yet
+    (what a page's yield counts)."""
 
     follow: bool
     role: str
@@ -118,6 +119,8 @@ class SiteNavigator:
         self._exported: dict[tuple[str, int], str] = {}
         self._released: set[tuple[str, int]] = set()
         self._threads: set[str] = set()
+        # Other pages followed (a listing's "page 1" link to one of them is not followed again).
+        self._followed: set[str] = set()
         # Threads with a page fetched: a variant of one leads nowhere new.
         self._reached: set[str] = set()
         # Downloads under way per pattern (URL -> when admitted), see admits().
@@ -130,8 +133,10 @@ class SiteNavigator:
             return None
         return self.identity.key(url)
 
-    def decide(self, url: str) -> Decision:
-        """Whether to queue a link to ``url``; a followed thread page counts as scheduled."""
+    def decide(self, url: str, number: int | None = None) -> Decision:
+        """Whether to queue a link to ``url``; a followed thread page counts as scheduled.
+        ``number``: the page number the link's anchor names; a listing's link numbered 1 to a
+        listing followed already under its plain URL (``?page=1``) is a duplicate."""
         topic = self.is_topic(url)
         key = self.identity.key(url) if topic and self.identity is not None else None
         with self._lock:
@@ -143,19 +148,25 @@ class SiteNavigator:
                     return Decision(True, "variant", key, new=True)
                 pair = (key.thread, key.page)
                 if pair in self._scheduled:
-                    return Decision(False, "duplicate", key)
+                    # Still a lead while the page waits to be fetched: a board listing threads
+                    # that a member's post list (or the sample) queued first keeps its worth.
+                    return Decision(False, "duplicate", key, new=pair not in self._fetched)
                 self._scheduled.add(pair)
                 self._threads.add(key.thread)
                 return Decision(True, "thread", key, new=True)
             if topic and key is None:
                 return Decision(True, "thread", new=True)
+            if not topic and number == 1 and first_page_alias(url) in self._followed:
+                return Decision(False, "duplicate", key)
             budget = self.patterns.setdefault(self._pattern(url, topic), PatternBudget())
             role = "variant" if topic else "index"
             if budget.closed:
                 return Decision(False, role if topic else "other", key)
+            if not topic:
+                self._followed.add(url)
             return Decision(True, role, key)
 
-    def release(self, url: str) -> Decision:
+    def release(self, url: str, number: int | None = None) -> Decision:
         """Whether a link held back while the site was sampled should now be queued.
 
         Its thread page may already count as scheduled (the sample's pages were replayed through
@@ -171,7 +182,7 @@ class SiteNavigator:
                     return Decision(False, "duplicate", key)
                 self._released.add(pair)
                 return Decision(True, "thread", key)
-        return self.decide(url)
+        return self.decide(url, number)
 
     def admits(self, url: str, *, hold: bool = True) -> Decision:
         """Whether a queued request should be downloaded now: not when its thread page was

@@ -23,6 +23,7 @@ from typing import Any
 
 from forumcrawl.defaults import FORUMCRAWL_EXTRACT_CASCADE
 from forumcrawl.document import DEFAULT_MAX_BYTES, Document, DocumentError
+from forumcrawl.extractors.kinds import NON_CONTENT_KINDS
 from forumcrawl.items import plain
 from forumcrawl.pages import STAGES, Cascade, article_item, thread_item
 from forumcrawl.warc import WARC_SUFFIXES, is_warc, read_warc_record, warc_offsets
@@ -165,6 +166,8 @@ def extract_bytes(
     as_thread = options.kind == "thread" or (options.kind == "auto" and found > 1)
     item = thread_item(doc, extraction, now=now) if as_thread else article_item(doc, extraction, now=now)
     record["kind"] = "thread" if as_thread else "article"
+    if options.kind == "auto" and extraction.page_kind in NON_CONTENT_KINDS:
+        record["kind"] = extraction.page_kind
     record.update(plain(item))
     record["id"] = page_id
     record["url"] = url or None

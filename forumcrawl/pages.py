@@ -1,9 +1,15 @@
 """The page layer: a :class:`~forumcrawl.document.Document` (plus the site's learned model) in,
 an item out, through the extraction cascade.
 
-The cascade tries its stages in order and keeps the first result with enough text, as the
-``FORUMCRAWL_EXTRACT_CASCADE`` setting lists them, so each method can also run alone. A stage that
-raises is recorded and the next one runs: one bad page never stops a crawl. The Naive Bayes value
+With a site's learned rules the cascade tries its stages in order and keeps the first result
+with enough text, as the ``FORUMCRAWL_EXTRACT_CASCADE`` setting lists them, so each method can
+also run alone. Without them (a single page, or a site not learned yet) it *arbitrates*: the
+page's kind is read first (:mod:`forumcrawl.extractors.kinds`); single-page KSF runs only on a
+page that may be a thread, and wins when it splits the page into posts that ``dom`` or ``cx``
+find as well (an article's comments, which KSF takes for posts, they do not); otherwise ``dom``
+and ``cx`` both propose a text and :mod:`forumcrawl.extractors.arbiter` keeps the one the page's
+evidence backs. A stage that raises is recorded and the next one runs: one bad page never
+stops a crawl. The Naive Bayes value
 filter, when on, judges what the winning stage found (:class:`ValueFilter`). No Scrapy here: the
 spiders and ``forumcrawl extract`` call exactly this code.
 """
@@ -21,10 +27,21 @@ from typing import Any
 from forumcrawl.defaults import FORUMCRAWL_EXTRACT_CASCADE
 from forumcrawl.document import Document
 from forumcrawl.extractors import fields
+from forumcrawl.extractors.arbiter import (
+    Arbiter,
+    candidate_features,
+    load_arbiter,
+    page_evidence,
+    text_tokens,
+    thread_agreement,
+)
 from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
+from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, load_kinds, page_signals
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, extract_single
+from forumcrawl.extractors.ksf_apply import RepeatedPosts, later_page
+from forumcrawl.extractors.navigation import ThreadIdentity
 from forumcrawl.extractors.text import language
 from forumcrawl.extractors.value_model import VALUE_POST_MIN_WORTHLESS, WORTHLESS, load_value_model
 from forumcrawl.extractors.wrapper import template_stage
@@ -49,6 +66,14 @@ _SPACE = re.compile(r"\s+")
 #: line-block method finds on the page: it then holds one block of a longer body. Checked on all
 #: six evaluation folders (benchmarks/accuracy.py); 0.2-0.3 give the same figures.
 SINGLE_PAGE_MIN_SHARE = 0.25
+#: A page is reported as a non-content kind (listing, product, ...) only when the kind model
+#: gives article and forum together less than this probability. A news crawl drops such pages,
+#: so the floor is set for few lost articles: on wcxb-dev (five folds grouped by site,
+#: ``benchmarks/holdout.py``) 0.1 withholds 6 of 413 content pages and catches 66 of 240
+#: non-content ones; 0.2: 31 and 116; 0.3: 81 and 164.
+CONTENT_FLOOR = 0.1
+#: The stages the arbiter chooses between, when the cascade lists them.
+_ARBITRATED = ("dom", "cx")
 
 
 def _chars(texts: Iterable[str]) -> int:
@@ -68,6 +93,9 @@ class Extraction:
     blocks: list[str] = field(default_factory=list)
     #: What the site adds around its titles (learned with its KSF rule), for the page's title.
     title_affixes: list[str] = field(default_factory=list)
+    #: The page's kind when the kind model read it (see :mod:`forumcrawl.extractors.kinds`):
+    #: ``article``, ``forum``, or a non-content kind such as ``listing``; None when not read.
+    page_kind: str | None = None
 
 
 @dataclass
@@ -168,11 +196,19 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
     if rule_data is None:
         posts = extract_single(doc, now=now)
         rule_id = None
-        if posts and _chars(p.text for p in posts) < SINGLE_PAGE_MIN_SHARE * _chars([cascade.cx_text(doc)]):
+        # A thread's posts are compared with the line-block text quotes included (a reply that
+        # is mostly a quote is still a post); one body alone is an article, its quotes its own.
+        found = _chars(t for p in posts for t in (p.text, *(p.quotes if len(posts) > 1 else ())))
+        if posts and found < SINGLE_PAGE_MIN_SHARE * _chars([cascade.cx_text(doc)]):
             return None
     else:
         rule = cascade.ksf_rule(rule_data)
         posts = apply_rule(rule, doc, now=now)
+        identity = cascade.identity(model.rules.get("nav")) if model is not None else None
+        key = identity.key(doc.url) if identity is not None else None
+        if key is not None and key.thread is not None:  # pages of one thread can be told apart
+            later = key.page > 1 if key.page is not None else later_page(doc.tree, doc.url)
+            posts = cascade.repeated.filter(doc.url, f"{doc.site} {key.thread}", later, posts)
         rule_id = rule.rule_id
     if not posts:
         return None
@@ -217,11 +253,15 @@ class Cascade:
     Parameters
     ----------
     stages : names from :data:`STAGES`, tried in this order.
-    min_chars : characters (whitespace excluded) a stage must return to count as a hit.
+    min_chars : characters (whitespace excluded) a stage must return to count as a hit, unless
+        it read posts by the site's learned rule.
     value_filter : judge the winning stage's posts or blocks with the Naive Bayes value filter
         (:class:`ValueFilter`).
     value_drop : remove worthless later posts and blocks instead of flagging or keeping them.
     value_model : path of a value model JSON (``forumcrawl train value``); None: the shipped one.
+    arbiter : on a page without site rules, when ``dom`` and ``cx`` are both listed, choose
+        between them on evidence and gate ``ksf`` by the page's kind (see the module notes);
+        False: first stage with enough text, in order, always.
     """
 
     def __init__(
@@ -232,6 +272,7 @@ class Cascade:
         value_filter: bool = False,
         value_drop: bool = False,
         value_model: str | None = None,
+        arbiter: bool = True,
     ) -> None:
         unknown = [s for s in stages if s not in STAGES]
         if unknown or not stages:
@@ -243,10 +284,30 @@ class Cascade:
         self.value = ValueFilter(drop=value_drop, model_path=value_model) if value_filter else None
         self.cx = LineBlockExtractor()
         self._rules: dict[str, KsfRule] = {}
+        #: Posts read so far, to tell a post a later page repeats (see :class:`RepeatedPosts`).
+        self.repeated = RepeatedPosts()
+        self._identities: dict[str, ThreadIdentity] = {}
+        self.arbiter: Arbiter | None = load_arbiter() if arbiter else None
+        self.kinds: KindClassifier | None = load_kinds() if arbiter else None
+        self.forum_gate = self.kinds.forum_gate if self.kinds is not None else 0.0
 
     def cx_text(self, doc: Document) -> str:
         """The line-block text of ``doc``, computed once per page (two stages may ask)."""
         return doc.derived("cx.text", lambda: self.cx.extract(doc).text)
+
+    def identity(self, data: dict[str, Any] | None) -> ThreadIdentity | None:
+        """The site's thread identity (the ``nav`` rule) for ``data``, built once per rule."""
+        if data is None:
+            return None
+        key = repr(sorted(data.items()))
+        identity = self._identities.get(key)
+        if identity is None:
+            try:
+                identity = ThreadIdentity.from_dict(data)
+            except (KeyError, TypeError, ValueError):
+                return None
+            self._identities[key] = identity
+        return identity
 
     def ksf_rule(self, data: dict[str, Any]) -> KsfRule:
         """The rule object for ``data``, built once per rule id (rules are applied per page)."""
@@ -256,6 +317,13 @@ class Cascade:
             rule = self._rules[key] = KsfRule.from_dict(data)
         return rule
 
+    def _hit(self, found: Extraction) -> bool:
+        """Whether a stage's result counts: enough text, or posts a site's learned rule read
+        from the site's post template (a one-word reply is a post by its place on the page, not
+        by its length; ``min_chars`` guards the stages that guess a region on any page)."""
+        chars = len(_SPACE.sub("", found.text))
+        return chars >= self.min_chars or (chars > 0 and bool(found.posts) and found.rule_id is not None)
+
     def run(self, doc: Document, model: SiteModel | None = None, *, now: datetime | None = None) -> CascadeOutcome:
         """Try each stage on ``doc``; never raises for a bad page."""
         now = now or datetime.now(timezone.utc)
@@ -263,23 +331,108 @@ class Cascade:
         if doc.tree is None:
             outcome.misses.extend(self.stages)
             return outcome
-        for name in self.stages:
-            try:
-                found = STAGES[name](self, doc, model, now)
-            except Exception as exc:  # the cascade boundary: a failing stage must not stop the page
-                logger.warning("stage %s failed on %s: %r", name, doc.url, exc, exc_info=True)
-                outcome.errors.append(f"{name}: {exc!r}")
-                continue
-            if found is not None and len(_SPACE.sub("", found.text)) >= self.min_chars:
-                rule = model.rules.get("ksf") if model is not None else None
-                if rule and rule.get("title_affixes"):
-                    found.title_affixes = list(rule["title_affixes"])
-                if self.value is not None:
-                    found, outcome.value = self.value.apply(doc, found)
-                outcome.extraction = found
-                return outcome
-            outcome.misses.append(name)
+        if self._arbitrates(model):
+            found = self._arbitrate(doc, model, now, outcome)
+        else:
+            found = None
+            for name in self.stages:
+                candidate = self._try(name, doc, model, now, outcome)
+                if candidate is not None:
+                    found = candidate
+                    break
+                outcome.misses.append(name)
+        if found is not None:
+            rule = model.rules.get("ksf") if model is not None else None
+            if rule and rule.get("title_affixes"):
+                found.title_affixes = list(rule["title_affixes"])
+            if self.value is not None:
+                found, outcome.value = self.value.apply(doc, found)
+            outcome.extraction = found
         return outcome
+
+    def _try(
+        self, name: str, doc: Document, model: SiteModel | None, now: datetime, outcome: CascadeOutcome
+    ) -> Extraction | None:
+        """Stage ``name`` on ``doc``: its extraction when it has enough text, else None."""
+        try:
+            found = STAGES[name](self, doc, model, now)
+        except Exception as exc:  # the cascade boundary: a failing stage must not stop the page
+            logger.warning("stage %s failed on %s: %r", name, doc.url, exc, exc_info=True)
+            outcome.errors.append(f"{name}: {exc!r}")
+            return None
+        return found if found is not None and self._hit(found) else None
+
+    def _arbitrates(self, model: SiteModel | None) -> bool:
+        """Whether this page goes to the arbiter: no site rule, both arbitrated stages listed."""
+        if self.arbiter is None or self.kinds is None:
+            return False
+        if model is not None and ("ksf" in model.rules or "template" in model.rules):
+            return False
+        return all(name in self.stages for name in _ARBITRATED)
+
+    def kind_proba(self, doc: Document) -> dict[str, float]:
+        """The kind model's probabilities for ``doc`` (computed once per page)."""
+        if self.kinds is None:
+            return {}
+        kinds = self.kinds
+        return doc.derived("kinds.proba", lambda: kinds.predict_proba(page_signals(doc)))
+
+    def page_kind(self, doc: Document) -> str | None:
+        """The kind of ``doc`` to report: a non-content kind (``listing``, ``product``...) only
+        when article and forum together are below :data:`CONTENT_FLOOR`; None without a model."""
+        proba = self.kind_proba(doc)
+        if not proba:
+            return None
+        kind = max(proba, key=proba.__getitem__)
+        if kind not in CONTENT_KINDS and sum(proba.get(k, 0.0) for k in CONTENT_KINDS) >= CONTENT_FLOOR:
+            kind = "forum" if proba.get("forum", 0.0) > proba.get("article", 0.0) else "article"
+        return kind
+
+    def _arbitrate(
+        self, doc: Document, model: SiteModel | None, now: datetime, outcome: CascadeOutcome
+    ) -> Extraction | None:
+        """KSF when the page may be a thread and KSF splits it into posts; else the arbiter's
+        choice between the arbitrated stages (see the module notes)."""
+        assert self.arbiter is not None
+        proba = self.kind_proba(doc)
+        kind = self.page_kind(doc)
+        candidates: dict[str, Extraction] = {}
+        thread: Extraction | None = None
+        for name in self.stages:
+            if name == "ksf" and proba.get("forum", 0.0) < self.forum_gate:
+                continue
+            found = self._try(name, doc, model, now, outcome)
+            if found is None or (name == "ksf" and len(found.posts) < 2):
+                # One KSF post is one block of a longer body: the arbiter decides.
+                outcome.misses.append(name)
+            elif name == "ksf":
+                thread = found
+            elif name in _ARBITRATED:
+                candidates[name] = found
+        bags = {name: text_tokens(found.text) for name, found in candidates.items()}
+        if thread is not None and (
+            not candidates or thread_agreement(text_tokens(thread.text), list(bags.values())) >= self.arbiter.thread_min
+        ):
+            thread.page_kind = kind
+            return thread
+        if not candidates:
+            return None
+        evidence = page_evidence(doc)
+        best = max(
+            candidates,
+            key=lambda name: self.arbiter.score(  # type: ignore[union-attr]
+                candidate_features(
+                    candidates[name].text,
+                    bags[name],
+                    evidence,
+                    [bag for other, bag in bags.items() if other != name],
+                ),
+                name,
+            ),
+        )
+        chosen = candidates[best]
+        chosen.page_kind = kind
+        return chosen
 
 
 def _published(raw: str | None, now: datetime) -> str | None:

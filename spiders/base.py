@@ -41,6 +41,7 @@ from forumcrawl.extractors.links import LinkRecord, link_records
 from forumcrawl.extractors.navigation import (
     ThreadIdentity,
     canonical_url,
+    page_flip_number,
     pattern_key,
     sequence_links,
 )
@@ -243,11 +244,12 @@ class SiteSpider(scrapy.Spider):
                         self._inc("incremental/skipped")
                         new_threads += first
                         continue
-                decision = navigator.decide(url)
+                number = page_flip_number(records[url].text) if url in records else None
+                decision = navigator.decide(url, number)
+                new_threads += decision.new
                 if not decision.follow:
                     self._inc(f"nav/skipped/{decision.role}")
                     continue
-                new_threads += decision.new
                 priority = self.nav_priority(navigator, url, decision.role)
                 meta["forumcrawl_nav"] = decision.role
             else:
@@ -368,7 +370,8 @@ class SiteSpider(scrapy.Spider):
             if navigator is None:
                 yield request
                 continue
-            decision = navigator.release(request.url)
+            link = request.meta.get("forumcrawl_link") or {}
+            decision = navigator.release(request.url, page_flip_number(str(link.get("text", ""))))
             if not decision.follow:
                 self._inc(f"nav/skipped/{decision.role}")
                 continue

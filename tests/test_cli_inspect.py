@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from forumcrawl.commands.links import URL_WIDTH
+from tests.conftest import serving
 from tests.test_cli_crawl import forumcrawl_cmd
 
 PAGE = b"""<html><body><a href="/thread/1">A thread with a long title</a>
@@ -49,14 +49,8 @@ class _Site(BaseHTTPRequestHandler):
 @pytest.fixture
 def site() -> Iterator[str]:
     _Site.agents = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(_Site) as url:
+        yield url
 
 
 def test_links_of_a_live_page_as_jsonl_with_our_user_agent(tmp_path, site):

@@ -236,6 +236,17 @@ def test_evaluate_reports_kinds_missing_and_summaries(tmp_path: Path) -> None:
     assert "title" not in text.splitlines()[0]
 
 
+def test_posts_scored_with_their_quotes_where_the_gold_keeps_them(tmp_path: Path) -> None:
+    quote = "alice wrote: the kernel panics after the upgrade of the graphics driver"
+    own = "roll back the driver"
+    gold_dir = make_gold(tmp_path, [{"id": "t", "kind": "forum", "text": f"{quote} {own}",
+                                     "posts": [{"text": f"{quote}\n{own}"}]}])
+    pred = [{"id": "t", "text": own, "posts": [{"text": own, "quotes": [quote]}]}]
+    own_words = evaluate(gold_dir, pred).summary().metrics["posts_f1"].mean
+    assert own_words == 0.0
+    assert evaluate(gold_dir, pred, with_quotes=True).summary().metrics["posts_f1"].mean == 1.0
+
+
 # --- errors -------------------------------------------------------------------------------------
 
 

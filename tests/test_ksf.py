@@ -91,9 +91,10 @@ THREADS = [
 ]
 
 
-def render(thread_id: int, *, layout: str = "discuz") -> str:
-    """One thread page of the fake forum (``layout="other"``: a different template)."""
-    title, posts = THREADS[thread_id]
+def render(thread_id: int, *, layout: str = "discuz", posts: list | None = None, pager: str = "") -> str:
+    """One thread page of the fake forum (``layout="other"``: a different template; ``posts``:
+    these posts instead of the thread's, ``pager``: markup after the posts)."""
+    title, posts = THREADS[thread_id][0], posts or THREADS[thread_id][1]
     out = [
         "<html><head><title>", escape(title), " - 测试论坛</title></head><body>",
         '<div id="hd"><a href="/">首页</a> <a href="/forum">论坛</a> <a href="/login">登录</a></div>',
@@ -127,7 +128,7 @@ def render(thread_id: int, *, layout: str = "discuz") -> str:
             ]
         else:
             out += [f'<article><header>{escape(author)} - {escape(when)}</header><section>{body}</section></article>']
-    out += ["</div>", '<div id="ft">Powered by Discuz! (C) 2001-2024 Comsenz Inc.</div></body></html>']
+    out += ["</div>", pager, '<div id="ft">Powered by Discuz! (C) 2001-2024 Comsenz Inc.</div></body></html>']
     return "".join(out)
 
 
@@ -201,6 +202,86 @@ def test_drift_gives_no_posts(fitted: KeywordScoringExtractor) -> None:
     assert fitted.extract(document(0, layout="other"), now=NOW) == []
 
 
+def test_a_one_word_reply_is_a_post_by_the_learned_rule(fitted: KeywordScoringExtractor) -> None:
+    """A page whose only post is shorter than the cascade's min_chars is still read by the
+    site's rule (by its place in the post template); without a rule the bar applies."""
+    from forumcrawl.pages import Cascade
+    from forumcrawl.sitemodel import SiteModel
+
+    html = render(0, posts=[("张三", "发表于 2024-3-5 14:02", "", "顶", None, False)])
+    doc = Document.from_text(html, "http://bbs.example.com/thread-0-1-1.html")
+    model = SiteModel(site="bbs.example.com").with_rule("ksf", fitted.rule_.to_dict())
+    found = Cascade(["ksf", "cx"], min_chars=20).run(doc, model, now=NOW).extraction
+    assert found is not None and found.method == "ksf"
+    assert [(p.author, p.text) for p in found.posts] == [("张三", "顶")]
+    assert Cascade(["ksf"], min_chars=20).run(doc, now=NOW).extraction is None
+
+
+def _paged(thread_id: int) -> list[Document]:
+    """A thread in two pages whose second repeats the opening post above its replies (as
+    Askbot repeats its question), linking back to page 1."""
+    posts = THREADS[thread_id][1]
+    url = f"http://bbs.example.com/thread-{thread_id}-{{}}-1.html"
+    back = f'<div class="pg"><a href="thread-{thread_id}-1-1.html">1</a> <strong>2</strong></div>'
+    return [
+        Document.from_text(render(thread_id, posts=posts[:2]), url.format(1)),
+        Document.from_text(render(thread_id, posts=[posts[0], *posts[2:]], pager=back), url.format(2)),
+    ]
+
+
+def test_a_post_repeated_on_later_pages_is_read_on_its_own_page(fitted: KeywordScoringExtractor) -> None:
+    from dataclasses import replace
+
+    from forumcrawl.extractors.ksf import with_site_pages
+
+    def repeats_first(rule: KsfRule, docs: list[Document]) -> bool:
+        return with_site_pages(rule, docs).repeats_first
+    from forumcrawl.extractors.ksf_apply import later_page
+
+    paged = [doc for thread_id in (0, 1, 2) for doc in _paged(thread_id)]
+    assert [later_page(doc.tree, doc.url) for doc in paged] == [False, True] * 3
+    assert repeats_first(fitted.rule_, paged)
+    assert not repeats_first(fitted.rule_, [document(i) for i in range(len(THREADS))])
+    assert not repeats_first(fitted.rule_, paged[:2])  # one later page is no evidence
+    rule = replace(fitted.rule_, repeats_first=True)
+    assert KsfRule.from_dict(rule.to_dict()).repeats_first
+    first, second = _paged(1)
+    texts = [t[3] for t in THREADS[1][1]]
+    assert [p.text for p in apply_rule(rule, first, now=NOW)] == texts[:2]
+    assert [p.text for p in apply_rule(rule, second, now=NOW)] == texts[2:]
+    assert [p.text for p in apply_rule(fitted.rule_, second, now=NOW)] == [texts[0], *texts[2:]]
+
+
+def test_a_crawl_reads_a_repeated_post_once_without_the_rule_knowing(fitted: KeywordScoringExtractor) -> None:
+    """A rule learned from first pages only does not know that later pages repeat a post;
+    the cascade tells from the pages it read (page 1, then page 2)."""
+    from forumcrawl.pages import Cascade
+    from forumcrawl.sitemodel import SiteModel
+
+    from forumcrawl.extractors.navigation import ThreadIdentity
+
+    assert not fitted.rule_.repeats_first
+    url = "http://bbs.example.com/thread-{}-{}-1.html"
+    identity = ThreadIdentity().fit([url.format(t, 1) for t in range(6)],
+                                    [(url.format(t, 2), 2) for t in range(3)])
+    assert identity.key(url.format(1, 2)).page == 2
+    model = SiteModel(site="bbs.example.com").with_rule("ksf", fitted.rule_.to_dict())
+    model = model.with_rule("nav", identity.to_dict())
+    first, second = _paged(1)
+    texts = [t[3] for t in THREADS[1][1]]
+
+    def read(cascade: Cascade, doc: Document) -> list[str]:
+        found = cascade.run(doc, model, now=NOW).extraction
+        assert found is not None
+        return [p.text for p in found.posts]
+
+    cascade = Cascade(["ksf"])
+    assert read(cascade, first) == texts[:2]
+    assert read(cascade, second) == texts[2:]
+    assert read(cascade, first) == texts[:2]  # a first page keeps its opening post
+    assert read(Cascade(["ksf"]), second) == [texts[0], *texts[2:]]  # nothing read before it
+
+
 def test_apply_rule_is_pure_and_matches_extract(fitted: KeywordScoringExtractor) -> None:
     doc = document(1)
     assert apply_rule(fitted.rule_, doc, now=NOW) == fitted.extract(doc, now=NOW)
@@ -210,6 +291,48 @@ def test_single_page_mode() -> None:
     posts = extract_single(document(1), now=NOW)
     assert [p.author for p in posts] == ["alice", "bob", "carol", "dave"]
     assert posts[2].text == THREADS[1][1][2][3]
+
+
+def test_quotes_are_kept_apart_from_a_posts_own_words(fitted: KeywordScoringExtractor) -> None:
+    posts = fitted.extract(document(1), now=NOW)
+    quoted_author, _, _, quoted_text, _, _ = THREADS[1][1][0]
+    assert posts[2].text == THREADS[1][1][2][3]
+    assert posts[2].quotes == [f"{quoted_author} 发表于 … {quoted_text[:30]}".strip()]
+    assert [p.quotes for i, p in enumerate(posts) if i != 2] == [[], [], []]
+
+
+def test_single_page_mode_reads_a_noscript_that_holds_the_page() -> None:
+    """Discourse serves crawlers its posts inside ``<noscript>``; a script notice there is
+    not a page."""
+    notice = "<noscript><div class='alert'><p>Please enable JavaScript to use this forum.</p></div></noscript>"
+    inner = render(1).split("<body>", 1)[1].split("</body>", 1)[0]
+    wrapped = render(1).replace("<body>" + inner, f"<body>{notice}<noscript>{inner}</noscript><div>Loading…</div>")
+    posts = extract_single(Document.from_text(wrapped, "http://bbs.example.com/t/1"), now=NOW)
+    assert [p.author for p in posts] == ["alice", "bob", "carol", "dave"]
+    from forumcrawl.extractors.ksf import page_lines
+
+    notice_only = Document.from_text(render(1).replace("<body>", f"<body>{notice}"))
+    assert not any("JavaScript" in line.text for line in page_lines(notice_only.tree))
+
+
+def test_a_quote_of_an_earlier_page_is_known_by_its_attribution() -> None:
+    """vBulletin 3 quotes sit in an unclassed table cell; the quoted post is often on an
+    earlier page, so nothing in the sample repeats it: its "Originally Posted by" tells."""
+    def page(t: int) -> Document:
+        posts = []
+        for i, (author, _, _, own, _, _) in enumerate(THREADS[t][1][:3]):
+            quote = (f'<div><table><tr><td class="alt2">Originally Posted by someone{i}<br/>'
+                     f"an old message number {t}{i} from a page before this one</td></tr></table></div>")
+            posts.append(f'<div class="post"><span class="name">{escape(author)}</span>'
+                         f'<div class="msg">{quote if i else ""}{escape(own)}</div></div>')
+        return Document.from_text(f"<html><body><h1>Thread {t}</h1>{''.join(posts)}</body></html>",
+                                  f"http://f.example/t/{t}")
+
+    rule = KeywordScoringExtractor().fit([page(t) for t in range(5)]).rule_
+    assert "td.alt2" in rule.exclude
+    posts = apply_rule(rule, page(5), now=NOW)
+    assert [p.text for p in posts] == [t[3] for t in THREADS[5][1][:3]]
+    assert [len(p.quotes) for p in posts] == [0, 1, 1]
 
 
 def test_single_page_fit_uses_background() -> None:

@@ -69,7 +69,18 @@ def test_rule_json_keeps_where_fields_are_read() -> None:
     rule = KeywordScoringExtractor().fit([_page(t) for t in range(1, 6)]).rule_
     again = KsfRule.from_dict(rule.to_dict())
     assert again == rule and again.rule_id == rule.rule_id
-    assert rule.to_dict()["version"] == 2
+    assert rule.to_dict()["version"] == 3
+
+
+def test_version_2_rules_keep_their_id() -> None:
+    """A rule without ``repeats_first`` (version 2) has the id version 2 computed."""
+    data = {"body": "div.content", "container": "article.post", "author": "a.avatar",
+            "author_attr": "alt", "title_affixes": [" - Bench"], "version": 2}
+    rule = KsfRule.from_dict(data)
+    fields = ["div.content", "article.post", "a.avatar", None, None, [], ["alt", None, None],
+              [" - Bench"], False]
+    assert rule.rule_id == hashlib.sha1(json.dumps(fields).encode()).hexdigest()[:12]
+    assert KsfRule.from_dict({**data, "repeats_first": True}).rule_id != rule.rule_id
 
 
 def test_version_1_rules_read_text_and_keep_their_id() -> None:

@@ -10,6 +10,7 @@ from forumcrawl.extractors.navigation import (
     ThreadIdentity,
     ThreadKey,
     canonical_url,
+    first_page_alias,
     is_noise_param,
     page_flip_number,
     pattern_key,
@@ -264,3 +265,24 @@ def test_an_adopted_permalink_page_is_not_fetched_again_under_its_canonical_url(
     # A second permalink of the same page is neither adopted nor fetched.
     assert nav.adopt("http://f/topic/1/6/", page) is None
     assert not nav.admits("http://f/topic/1/7/").follow
+
+
+def test_a_listing_page_numbered_1_is_its_plain_url() -> None:
+    nav = _navigator()
+    assert nav.decide("http://f/board/6/").follow
+    skipped = nav.decide("http://f/board/6/?page=1", 1)
+    assert (skipped.follow, skipped.role) == (False, "duplicate")
+    # Pages counted from 0: the link numbered 2 is ?page=1, another page.
+    assert nav.decide("http://f/board/6/?page=1", 2).follow
+    assert first_page_alias("http://f/board/6/?sort=new&page=1") == "http://f/board/6/?sort=new"
+    assert first_page_alias("http://f/board/6/?f=1&page=1") is None  # which one counts pages?
+
+
+def test_a_thread_page_queued_but_not_fetched_still_counts_as_a_lead() -> None:
+    nav = _navigator()
+    assert nav.decide("http://f/topic/1/").new
+    # Another listing links to it before it is fetched: still worth the listing's fetch.
+    again = nav.decide("http://f/topic/1/")
+    assert (again.follow, again.new) == (False, True)
+    nav.admits("http://f/topic/1/")
+    assert not nav.decide("http://f/topic/1/").new  # fetched: no lead any more

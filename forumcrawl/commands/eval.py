@@ -27,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--per-page", metavar="OUT.jsonl", type=Path, help="write every page's scores to OUT.jsonl"
     )
+    parser.add_argument(
+        "--with-quotes",
+        action="store_true",
+        help="the gold posts keep the quotes they hold (Harvest): score each post's text with "
+        "its quotes",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.predictions.is_file():
         raise CommandError(f"{args.predictions}: no such file")
     try:
-        report = evaluate(args.gold_dir, args.predictions)
+        report = evaluate(args.gold_dir, args.predictions, with_quotes=args.with_quotes)
     except ValueError as exc:
         raise CommandError(str(exc)) from exc
     try:

@@ -1,0 +1,387 @@
+"""Leave-one-folder-out figures of every choice the single-page cascade learns from the folders.
+
+Four things are fit on the evaluation folders: the kind model (``extractors/kinds.py``), the
+KSF gate (the forum probability under which single-page KSF does not run), the arbiter between
+``dom`` and ``cx`` (``extractors/arbiter.py``) and the agreement with them KSF's posts need to
+win (``thread_min``). For each folder this fits all four on the *other* folders and scores the folder with them (held-apart), and prints that beside the
+figure of the same choices fit on every folder (tuned-on), each stage alone, the cascade as it
+was (first stage with enough text: ``ksf`` > ``dom`` > ``cx``) and trafilatura when its
+predictions are in ``--work``. Non-content kinds occur in wcxb-dev only: they are reported by five
+folds grouped by site. ``--write-models`` saves the models fit on every folder where the
+cascade loads them::
+
+    python benchmarks/holdout.py --work /tmp/acc            # candidates cached in /tmp/acc
+    python benchmarks/holdout.py --work /tmp/acc --write-models
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from forumcrawl.document import Document, DocumentError
+from forumcrawl.evaluation import text_prf
+from forumcrawl.extractors.arbiter import DEFAULT_MODEL as ARBITER_MODEL
+from forumcrawl.extractors.arbiter import (
+    Arbiter,
+    candidate_features,
+    page_evidence,
+    text_tokens,
+    thread_agreement,
+)
+from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
+from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, page_signals
+from forumcrawl.pages import CONTENT_FLOOR, SINGLE_PAGE_MIN_SHARE
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import candidates as cand  # noqa: E402  (sibling scripts, not a package)
+import peers  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = REPO.parent / "shared" / "data"
+ARBITRATED = ("dom", "cx")
+MIN_CHARS = 20
+#: A candidate within this F1 of the page's best counts as a best one when fitting the arbiter.
+BEST_MARGIN = 0.005
+_SPACE = re.compile(r"\s+")
+
+
+def _chars(text: str) -> int:
+    return len(_SPACE.sub("", text or ""))
+
+
+@dataclass
+class Page:
+    """One gold page with its stages' candidates, their F1 and the arbiter's inputs."""
+
+    folder: str
+    id: str
+    kind: str
+    site: str
+    texts: dict[str, str]
+    ksf_posts: int
+    f1: dict[str, float]
+    features: dict[str, list[float]] = field(default_factory=dict)
+    signals: list[float] = field(default_factory=list)
+    trafilatura: float | None = None
+    #: :func:`thread_agreement` of KSF's text with the arbitrated candidates (1 without any).
+    agreement: float = 1.0
+
+    @property
+    def ksf_thread(self) -> bool:
+        """Single-page KSF splits the page into posts and holds enough of its text."""
+        ksf = _chars(self.texts.get("ksf", ""))
+        return (
+            self.ksf_posts >= 2
+            and ksf >= MIN_CHARS
+            and ksf >= SINGLE_PAGE_MIN_SHARE * _chars(self.texts.get("cx", ""))
+        )
+
+    def cascade_before(self) -> str | None:
+        """The stage the first-with-enough-text cascade took."""
+        ksf = _chars(self.texts.get("ksf", ""))
+        if ksf >= MIN_CHARS and ksf >= SINGLE_PAGE_MIN_SHARE * _chars(self.texts.get("cx", "")):
+            return "ksf"
+        for name in ARBITRATED:
+            if _chars(self.texts.get(name, "")) >= MIN_CHARS:
+                return name
+        return None
+
+
+def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
+    """The folder's pages with candidates (computed into ``work`` once, then reused)."""
+    cached = work / folder.name / "candidates.jsonl"
+    if not cached.is_file():
+        cand.write_candidates(folder, cached, jobs)
+    records = {r["id"]: r for r in map(json.loads, cached.open(encoding="utf-8"))}
+    trafilatura: dict[str, str] = {}
+    traf_file = work / folder.name / "trafilatura.jsonl"
+    if traf_file.is_file():
+        trafilatura = {r["id"]: r.get("text") or "" for r in map(json.loads, traf_file.open(encoding="utf-8"))}
+    pages = []
+    for line in (folder / "gold.jsonl").open(encoding="utf-8"):
+        gold = json.loads(line)
+        record = records.get(gold["id"])
+        if record is None:
+            continue
+        texts = {name: record.get(name) or "" for name in cand.STAGE_NAMES}
+        gold_text = gold.get("text") or ""
+        page = Page(
+            folder=folder.name,
+            id=gold["id"],
+            kind=gold["kind"],
+            site=urlsplit(gold.get("url") or "").hostname or gold["id"],
+            texts=texts,
+            ksf_posts=int(record.get("ksf_posts") or 0),
+            f1={name: text_prf(text, gold_text).f1 for name, text in texts.items()},
+        )
+        if gold["id"] in trafilatura:
+            page.trafilatura = text_prf(trafilatura[gold["id"]], gold_text).f1
+        _page_inputs(page, folder)
+        pages.append(page)
+    return pages
+
+
+def _page_inputs(page: Page, folder: Path) -> None:
+    """The arbiter's features of each arbitrated candidate and the page's kind signals."""
+    try:
+        doc = Document.from_bytes(peers.read_page(folder / "pages" / f"{page.id}{peers.PAGE_SUFFIX}"))
+    except (DocumentError, OSError):
+        return
+    evidence = page_evidence(doc)
+    page.signals = page_signals(doc, evidence)
+    present = [n for n in ARBITRATED if _chars(page.texts[n]) >= MIN_CHARS]
+    bags = {n: text_tokens(page.texts[n]) for n in present}
+    for name in present:
+        others = [bag for other, bag in bags.items() if other != name]
+        page.features[name] = candidate_features(page.texts[name], bags[name], evidence, others)
+    if bags:
+        page.agreement = thread_agreement(text_tokens(page.texts["ksf"]), list(bags.values()))
+
+
+def _balanced(labels: Sequence[str]) -> list[float]:
+    counts = Counter(labels)
+    return [1.0 / counts[label] for label in labels]
+
+
+def fit_kinds(pages: Sequence[Page]) -> KindClassifier:
+    """The kind model, every kind weighing the same in total."""
+    usable = [p for p in pages if p.signals]
+    kinds = [p.kind for p in usable]
+    return KindClassifier().fit([p.signals for p in usable], kinds, _balanced(kinds))
+
+
+def forum_gate(model: KindClassifier, pages: Sequence[Page]) -> float:
+    """The highest gate that lets every forum page of ``pages`` reach KSF (see FORUM_GATE)."""
+    forum = [model.predict_proba(p.signals).get("forum", 0.0) for p in pages if p.kind == "forum" and p.signals]
+    return min(forum) if forum else 0.0
+
+
+def fit_arbiter(pages: Sequence[Page]) -> Arbiter:
+    """The arbiter, fit on pages where the choice matters, each folder weighing the same."""
+    sizes = Counter(p.folder for p in pages)
+    X: list[list[float]] = []
+    y: list[int] = []
+    stages: list[str] = []
+    weights: list[float] = []
+    for page in pages:
+        if len(page.features) < 2:
+            continue
+        scores = [page.f1[n] for n in page.features]
+        best, spread = max(scores), max(scores) - min(scores)
+        for name, features in page.features.items():
+            X.append(features)
+            y.append(int(page.f1[name] >= best - BEST_MARGIN))
+            stages.append(name)
+            weights.append(1000.0 * spread / sizes[page.folder])
+    return Arbiter().fit(X, y, stages, weights)
+
+
+@dataclass
+class Models:
+    kinds: KindClassifier
+    gate: float
+    arbiter: Arbiter
+
+
+#: The values tried for the arbiter's ``thread_min``.
+THREAD_MIN_GRID = tuple(i / 10 for i in range(10))
+
+
+def thread_min(arbiter: Arbiter, pages: Sequence[Page]) -> float:
+    """The highest agreement asked of KSF's posts that overrules no thread of a forum page of
+    ``pages`` where KSF scored at least as well as the arbiter's choice (its posts are right)."""
+    kept = [
+        p.agreement
+        for p in pages
+        if p.kind == "forum" and p.ksf_thread and p.features
+        and p.f1["ksf"] >= p.f1[_arbitrated(arbiter, p)]
+    ]
+    floor = min(kept, default=1.0)
+    return max(v for v in THREAD_MIN_GRID if v <= floor)
+
+
+def _arbitrated(arbiter: Arbiter, page: Page) -> str:
+    return max(page.features, key=lambda n: arbiter.score(page.features[n], n))
+
+
+def fit_models(pages: Sequence[Page]) -> Models:
+    """All four choices, fit on ``pages``."""
+    kinds = fit_kinds(pages)
+    arbiter = fit_arbiter(pages)
+    arbiter.thread_min = thread_min(arbiter, pages)
+    return Models(kinds, forum_gate(kinds, pages), arbiter)
+
+
+def choose(models: Models, page: Page) -> tuple[str | None, bool]:
+    """``(stage, ran_ksf)``: what the arbitrating cascade takes on ``page``."""
+    p_forum = models.kinds.predict_proba(page.signals).get("forum", 0.0) if page.signals else 1.0
+    ran = p_forum >= models.gate
+    if ran and page.ksf_thread and (not page.features or page.agreement >= models.arbiter.thread_min):
+        return "ksf", ran
+    if not page.features:
+        return None, ran
+    return _arbitrated(models.arbiter, page), ran
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else float("nan")
+
+
+def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int]:
+    """``(mean F1, share of pages that ran KSF, pages whose thread decision changed)``."""
+    f1s, ran, changed = [], 0, 0
+    for page in pages:
+        stage, ksf = choose(models, page)
+        f1s.append(page.f1[stage] if stage else 0.0)
+        ran += ksf
+        changed += (stage == "ksf") != (page.cascade_before() == "ksf" and page.ksf_posts >= 2)
+    return _mean(f1s), ran / len(pages), changed
+
+
+def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
+    """Per folder: held-apart and tuned-on figures, the stages alone, before, trafilatura."""
+    everything = [p for pages in by_folder.values() for p in pages]
+    full = fit_models(everything)
+    rows = []
+    for name, pages in by_folder.items():
+        held = fit_models([p for p in everything if p.folder != name])
+        apart, ran, changed = score(held, pages)
+        tuned, _, _ = score(full, pages)
+        stages = {s: _mean([p.f1[s] for p in pages]) for s in cand.STAGE_NAMES}
+        before = _mean([p.f1[s] if (s := p.cascade_before()) else 0.0 for p in pages])
+        traf = [p.trafilatura for p in pages if p.trafilatura is not None]
+        rows.append(
+            {
+                "folder": name,
+                "pages": len(pages),
+                "held_apart": apart,
+                "tuned_on": tuned,
+                "gate_held_apart": held.gate,
+                "thread_min_held_apart": held.arbiter.thread_min,
+                "ksf_ran": ran,
+                "thread_changed": changed,
+                "before": before,
+                **{f"alone_{s}": v for s, v in stages.items()},
+                "trafilatura": _mean(traf) if len(traf) == len(pages) else None,
+            }
+        )
+    return rows
+
+
+def kind_folds(pages: Sequence[Page], others: Sequence[Page], folds: int = 5) -> dict[str, Any]:
+    """Kinds of ``pages`` (wcxb-dev) predicted by models fit on ``others`` plus the pages of the
+    other folds, folds grouped by site: confusion, non-content pages exported, content withheld."""
+    from sklearn.model_selection import GroupKFold
+
+    usable = [p for p in pages if p.signals]
+    predicted: dict[int, str] = {}
+    for train, test in GroupKFold(folds).split(usable, groups=[p.site for p in usable]):
+        model = fit_kinds([*others, *(usable[i] for i in train)])
+        for i in test:
+            predicted[i] = report_kind(model.predict_proba(usable[i].signals))
+    confusion: dict[str, Counter[str]] = defaultdict(Counter)
+    for i, page in enumerate(usable):
+        confusion[page.kind][predicted[i]] += 1
+    non_content = [i for i, p in enumerate(usable) if p.kind not in CONTENT_KINDS]
+    content = [i for i, p in enumerate(usable) if p.kind in CONTENT_KINDS]
+    return {
+        "confusion": {k: dict(v) for k, v in confusion.items()},
+        "non_content_exported": sum(predicted[i] in CONTENT_KINDS for i in non_content),
+        "non_content": len(non_content),
+        "content_withheld": sum(predicted[i] not in CONTENT_KINDS for i in content),
+        "content": len(content),
+    }
+
+
+def report_kind(proba: dict[str, float]) -> str:
+    """The kind the cascade reports for these probabilities (see CONTENT_FLOOR in pages.py)."""
+    kind = max(proba, key=proba.__getitem__)
+    if kind not in CONTENT_KINDS and sum(proba.get(k, 0.0) for k in CONTENT_KINDS) >= CONTENT_FLOOR:
+        return "forum" if proba.get("forum", 0.0) > proba.get("article", 0.0) else "article"
+    return kind
+
+
+def _cell(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def format_rows(rows: Sequence[dict[str, Any]]) -> str:
+    """Markdown table of :func:`holdout_rows`."""
+    lines = [
+        "| folder | pages | held-apart | tuned-on | before | ksf alone | dom alone | cx alone "
+        "| trafilatura | KSF ran | thread decisions changed | gate | thread_min |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['folder']} | {row['pages']} | **{_cell(row['held_apart'])}** "
+            f"| {_cell(row['tuned_on'])} | {_cell(row['before'])} | {_cell(row['alone_ksf'])} "
+            f"| {_cell(row['alone_dom'])} | {_cell(row['alone_cx'])} | {_cell(row['trafilatura'])} "
+            f"| {row['ksf_ran']:.0%} | {row['thread_changed']} | {row['gate_held_apart']:.3f} "
+            f"| {row['thread_min_held_apart']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def run(
+    folders: Sequence[Path], work: Path, *, jobs: int = 1, write_models: bool = False,
+    log: Callable[[str], None] = lambda message: print(message, file=sys.stderr),
+) -> dict[str, Any]:
+    """Load every folder, print the tables, optionally save the models fit on every folder."""
+    by_folder: dict[str, list[Page]] = {}
+    for folder in folders:
+        by_folder[folder.name] = load_pages(folder, work, jobs)
+        log(f"{folder.name}: {len(by_folder[folder.name])} pages with candidates")
+    rows = holdout_rows(by_folder)
+    print(format_rows(rows))
+    result: dict[str, Any] = {"folders": rows}
+    if "wcxb-dev" in by_folder:
+        others = [p for name, pages in by_folder.items() if name != "wcxb-dev" for p in pages]
+        kinds = kind_folds(by_folder["wcxb-dev"], others)
+        result["kinds"] = kinds
+        print(
+            f"\nwcxb-dev kinds, 5 folds grouped by site: non-content pages exported "
+            f"{kinds['non_content_exported']}/{kinds['non_content']}, content pages withheld "
+            f"{kinds['content_withheld']}/{kinds['content']}"
+        )
+        for kind, row in sorted(kinds["confusion"].items()):
+            print(f"  {kind}: {dict(sorted(row.items(), key=lambda kv: -kv[1]))}")
+    if write_models:
+        everything = [p for pages in by_folder.values() for p in pages]
+        models = fit_models(everything)
+        models.kinds.forum_gate = models.gate
+        KINDS_MODEL.write_text(json.dumps(models.kinds.to_dict(), indent=1) + "\n", encoding="utf-8")
+        ARBITER_MODEL.write_text(json.dumps(models.arbiter.to_dict(), indent=1) + "\n", encoding="utf-8")
+        log(f"models fit on {len(everything)} pages written to {KINDS_MODEL} and {ARBITER_MODEL}")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="data root (%(default)s)")
+    parser.add_argument("--folders", help="comma-separated folder names (default: all)")
+    parser.add_argument("--work", type=Path, required=True, help="candidates cache (and trafilatura.jsonl)")
+    parser.add_argument("-j", "--jobs", type=int, default=2, help="processes for the candidates")
+    parser.add_argument("--write-models", action="store_true", help="save the models fit on every folder")
+    parser.add_argument("--json", type=Path, default=Path("holdout.json"), help="%(default)s")
+    args = parser.parse_args(argv)
+    folders = peers.gold_folders(args.data, args.folders)
+    if not folders:
+        parser.error(f"no gold folders in {args.data}")
+    result = run(folders, args.work, jobs=args.jobs, write_models=args.write_models)
+    args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,317 @@
+"""Choosing among the single-page stages' candidates on evidence, not on their order.
+
+The cascade's stages each propose the page's main text. Which proposal is right shows in the
+page itself: a publisher that marks its article (JSON-LD ``articleBody``, ``itemprop=
+"articleBody"``, one ``<article>``) names the body; the body follows the headline; the stages
+agree with each other when the page is easy; a proposal that is mostly link text or a sliver of
+the page's prose is a menu or a caption. :func:`page_evidence` reads those markers once per page,
+:func:`candidate_features` turns one proposal into numbers, and :class:`Arbiter` (a logistic
+model, scikit-learn shaped) scores how likely each proposal is the better one.
+
+The arbiter is fit by ``benchmarks/accuracy.py --fit-arbiter`` on the evaluation folders and
+reported leave-one-folder-out (fit on all folders but one, scored on that one), so its figures
+say how it does on pages of sources it never saw.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import lxml.etree
+
+from forumcrawl.document import Document
+from forumcrawl.extractors.cx import document_lines
+
+__all__ = [
+    "FEATURES",
+    "Arbiter",
+    "Evidence",
+    "candidate_features",
+    "load_arbiter",
+    "page_evidence",
+    "text_tokens",
+    "thread_agreement",
+    "token_agreement",
+]
+
+DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
+_WORD = re.compile(r"[^\W_]+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_SPACE = re.compile(r"\s+")
+_JSON_LD = lxml.etree.XPath('//script[@type="application/ld+json"]')
+_ITEMPROP_BODY = lxml.etree.XPath(
+    '//*[@itemprop="articleBody" or @itemprop="text" or @itemprop="reviewBody"]'
+)
+_ARTICLES = lxml.etree.XPath("//article")
+_H1 = lxml.etree.XPath("//h1")
+
+
+def text_tokens(text: str) -> Counter[str]:
+    """A bag of the text's words: lower-cased letter/digit runs, each CJK character alone."""
+    text = text.lower()
+    if text.isascii():
+        return Counter(_WORD.findall(text))
+    return Counter(_WORD.findall(_CJK.sub(r" \g<0> ", text)))
+
+
+def token_agreement(a: Counter[str], b: Counter[str]) -> tuple[float, float]:
+    """``(share of a found in b, share of b found in a)`` of two bags (0 for an empty bag)."""
+    overlap = sum((a & b).values())
+    return (overlap / a.total() if a else 0.0, overlap / b.total() if b else 0.0)
+
+
+def thread_agreement(thread: Counter[str], others: Sequence[Counter[str]]) -> float:
+    """How far a thread's text and the best-matching other candidate hold each other (the
+    smaller of the two shares). A forum thread's posts are the page's main text, which ``dom``
+    and ``cx`` find too; the "posts" KSF finds on an article with comments are the comments,
+    which they do not."""
+    best = 0.0
+    for other in others:
+        best = max(best, min(token_agreement(thread, other)))
+    return best
+
+
+def _json_ld_bodies(node: Any) -> Iterable[str]:
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key in {"articleBody", "reviewBody"} and isinstance(value, str):
+                yield value
+            else:
+                yield from _json_ld_bodies(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _json_ld_bodies(item)
+
+
+def _text(element: lxml.etree._Element) -> str:
+    try:
+        return " ".join((element.text_content() or "").split())
+    except ValueError:
+        return ""
+
+
+@dataclass
+class Evidence:
+    """What a page says about its own main text, read once per page."""
+
+    #: The longest JSON-LD ``articleBody`` the page declares ("" when none).
+    json_ld: str = ""
+    #: Text of the element marked ``itemprop="articleBody"`` (or ``text``/``reviewBody``), longest.
+    itemprop: str = ""
+    #: Text of the page's ``<article>`` elements; how many there are.
+    article: str = ""
+    articles: int = 0
+    #: The first ``<h1>``'s text.
+    headline: str = ""
+    #: Visible text lines of the page (as CX reads them) and their non-link characters in total.
+    lines: list[str] = field(default_factory=list)
+    text_chars: int = 0
+    link_chars: int = 0
+    #: The bag of the marker text (JSON-LD, itemprop, or a single <article>, first found).
+    marker_bag: Counter[str] = field(default_factory=Counter)
+    #: Line index where the headline is (-1 when not found among the lines).
+    headline_line: int = -1
+    #: Lines whose characters are mostly link text.
+    link_lines: frozenset[str] = frozenset()
+
+
+def page_evidence(doc: Document) -> Evidence:
+    """The page's own markers of its main text (see :class:`Evidence`), computed once per page."""
+    return doc.derived("arbiter.evidence", lambda: _evidence(doc))
+
+
+def _evidence(doc: Document) -> Evidence:
+    tree = doc.tree
+    evidence = Evidence()
+    if tree is None:
+        return evidence
+    for script in _JSON_LD(tree):
+        try:
+            data = json.loads(script.text or "")
+        except ValueError:
+            continue
+        for body in _json_ld_bodies(data):
+            body = " ".join(body.split())
+            if len(body) > len(evidence.json_ld):
+                evidence.json_ld = body
+    for element in _ITEMPROP_BODY(tree):
+        text = _text(element)
+        if len(text) > len(evidence.itemprop):
+            evidence.itemprop = text
+    articles = _ARTICLES(tree)
+    evidence.articles = len(articles)
+    if len(articles) == 1:
+        evidence.article = _text(articles[0])
+    headings = _H1(tree)
+    if headings:
+        evidence.headline = _text(headings[0])
+    lines = document_lines(doc)
+    evidence.lines = lines.texts
+    evidence.text_chars = sum(
+        max(length - link, 0) for length, link in zip(lines.lengths, lines.link_lengths)
+    )
+    evidence.link_chars = sum(lines.link_lengths)
+    evidence.link_lines = frozenset(
+        text for text, length, link in zip(lines.texts, lines.lengths, lines.link_lengths) if link * 2 > length
+    )
+    marker = evidence.json_ld or evidence.itemprop or evidence.article
+    evidence.marker_bag = text_tokens(marker)
+    if evidence.headline:
+        for i, line in enumerate(lines.texts):
+            if line and line == evidence.headline:
+                evidence.headline_line = i
+                break
+    return evidence
+
+
+#: The numbers :func:`candidate_features` gives for one candidate, in order.
+FEATURES = (
+    "log_chars",
+    "page_share",
+    "link_share",
+    "marker_recall",
+    "marker_precision",
+    "has_marker",
+    "agree_recall",
+    "agree_precision",
+    "after_headline",
+    "lines_share",
+    "rel_chars",
+)
+
+
+def candidate_features(
+    text: str, bag: Counter[str], evidence: Evidence, others: Sequence[Counter[str]]
+) -> list[float]:
+    """One candidate's numbers (see :data:`FEATURES`); ``others`` are the other candidates' bags.
+
+    ``agree_*``: how much of this candidate the others hold, and of them this one holds (the
+    mean over the others); ``marker_*``: the same against the page's marker text; ``link_share``:
+    the share of the candidate's lines that are mostly link text on the page; ``after_headline``:
+    1 when the candidate's first line comes after the headline, 0 when before, 0.5 unknown.
+    """
+    chars = len(_SPACE.sub("", text))
+    page_share = chars / evidence.text_chars if evidence.text_chars else 0.0
+    cand_lines = [line for line in text.split("\n") if line.strip()]
+    if evidence.marker_bag:
+        marker_recall, marker_precision = token_agreement(evidence.marker_bag, bag)
+    else:
+        marker_recall = marker_precision = 0.0
+    recalls, precisions = [], []
+    for other in others:
+        precision, recall = token_agreement(bag, other)
+        precisions.append(precision)
+        recalls.append(recall)
+    after = 0.5
+    if evidence.headline_line >= 0 and cand_lines:
+        first = cand_lines[0].strip()
+        try:
+            where = evidence.lines.index(first)
+        except ValueError:
+            where = -1
+        if where >= 0:
+            after = 1.0 if where >= evidence.headline_line else 0.0
+    return [
+        math.log1p(chars),
+        min(page_share, 2.0),
+        _link_share(cand_lines, evidence),
+        marker_recall,
+        marker_precision,
+        1.0 if evidence.marker_bag else 0.0,
+        sum(recalls) / len(recalls) if recalls else 0.0,
+        sum(precisions) / len(precisions) if precisions else 0.0,
+        after,
+        len(cand_lines) / max(len([x for x in evidence.lines if x]), 1),
+        math.log((bag.total() + 1) / (max([o.total() for o in others] + [bag.total()]) + 1)),
+    ]
+
+
+def _link_share(cand_lines: Sequence[str], evidence: Evidence) -> float:
+    """Share of the candidate's characters on lines the page shows mostly as links."""
+    if not cand_lines or not evidence.link_lines:
+        return 0.0
+    total = sum(len(line) for line in cand_lines)
+    linked = sum(len(line) for line in cand_lines if line.strip() in evidence.link_lines)
+    return linked / total if total else 0.0
+
+
+@dataclass
+class Arbiter:
+    """Logistic scores of candidates, one weight per feature of :data:`FEATURES` per stage.
+
+    ``fit(X, y, stages)``: rows are candidates, ``y`` 1 for the candidate that scored best on its
+    page; ``score`` gives each candidate's log-odds. Weights are kept as JSON (see
+    :meth:`to_dict`), so running it needs no scikit-learn model file.
+    """
+
+    weights: dict[str, list[float]] = field(default_factory=dict)
+    intercepts: dict[str, float] = field(default_factory=dict)
+    C: float = 1.0
+    #: KSF's posts win only when their :func:`thread_agreement` with ``dom``/``cx`` reaches
+    #: this; set by ``benchmarks/holdout.py`` (the highest value that overrules no thread of
+    #: the forum pages it was fit on where KSF scored as well as the alternative).
+    thread_min: float = 0.0
+
+    def fit(
+        self,
+        X: Sequence[Sequence[float]],
+        y: Sequence[int],
+        stages: Sequence[str],
+        sample_weight: Sequence[float] | None = None,
+    ) -> Arbiter:
+        """Fit one logistic model over all candidates with stage-specific intercepts."""
+        import numpy as np
+        from sklearn.linear_model import LogisticRegression
+
+        names = sorted(set(stages))
+        onehot = [[1.0 if s == n else 0.0 for n in names] for s in stages]
+        matrix = np.hstack([np.asarray(X, dtype=float), np.asarray(onehot)])
+        model = LogisticRegression(C=self.C, max_iter=2000, fit_intercept=False)
+        model.fit(matrix, np.asarray(y), sample_weight=sample_weight)
+        coef = model.coef_[0]
+        shared = [float(c) for c in coef[: len(FEATURES)]]
+        self.weights = {name: shared for name in names}
+        self.intercepts = {name: float(coef[len(FEATURES) + i]) for i, name in enumerate(names)}
+        return self
+
+    def score(self, features: Sequence[float], stage: str) -> float:
+        """Log-odds that this candidate is the page's best."""
+        weights = self.weights.get(stage)
+        if weights is None:
+            return float("-inf")
+        return self.intercepts.get(stage, 0.0) + sum(w * f for w, f in zip(weights, features))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready weights (see :func:`load_arbiter`)."""
+        return {
+            "features": list(FEATURES),
+            "weights": self.weights,
+            "intercepts": self.intercepts,
+            "thread_min": self.thread_min,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Arbiter:
+        """The arbiter saved by :meth:`to_dict`; refuses weights fit on other features."""
+        if list(data.get("features", ())) != list(FEATURES):
+            raise ValueError("arbiter model was fit on other features")
+        return cls(
+            weights=dict(data["weights"]),
+            intercepts=dict(data["intercepts"]),
+            thread_min=float(data.get("thread_min", 0.0)),
+        )
+
+
+def load_arbiter(path: str | Path | None = None) -> Arbiter | None:
+    """The shipped arbiter (or the one at ``path``); None when there is none."""
+    target = Path(path) if path else DEFAULT_MODEL
+    if not target.is_file():
+        return None
+    return Arbiter.from_dict(json.loads(target.read_text(encoding="utf-8")))

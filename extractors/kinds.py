@@ -1,0 +1,231 @@
+"""What kind of page this is: an article, a forum thread, or a page that is not content.
+
+The kinds are those of the evaluation sets (``listing``, ``collection``, ``product``,
+``service``, ``documentation`` besides ``article`` and ``forum``). A crawl for articles must not
+export a shop's product page or a category listing as an article, and the costly per-post stage
+(single-page KSF) is only worth running on a page that looks like a thread. The kind is read from
+cheap signals of the page itself, all computed from one parse and the CX lines the cascade reads
+anyway: how much of its text is links, how many date stamps and reply words it shows, prices and
+cart buttons, code blocks, the schema.org types it declares. A multinomial logistic model
+(:class:`KindClassifier`, scikit-learn shaped, weights kept as JSON) weighs them.
+
+It is fit by ``benchmarks/accuracy.py --fit`` on the evaluation folders; forum-or-not is reported
+leave-one-folder-out, the non-content kinds (found only in wcxb-dev) by folds grouped by site.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import lxml.etree
+
+from forumcrawl.document import Document
+from forumcrawl.extractors.arbiter import Evidence, page_evidence
+
+__all__ = ["CONTENT_KINDS", "KINDS", "NON_CONTENT_KINDS", "SIGNALS", "KindClassifier", "load_kinds", "page_signals"]
+
+DEFAULT_MODEL = Path(__file__).with_name("models") / "kinds.json"
+KINDS = ("article", "forum", "listing", "collection", "product", "service", "documentation")
+CONTENT_KINDS = frozenset({"article", "forum"})
+NON_CONTENT_KINDS = frozenset(KINDS) - CONTENT_KINDS
+
+_DATE = re.compile(
+    r"\b(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|"
+    r"\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}|"
+    r"\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b|\d{4}年\d{1,2}月\d{1,2}日"
+)
+_REPLY = re.compile(
+    r"\b(?:repl(?:y|ies|ied)|quote|posts?:|joined|member|registered|thread|answer(?:s|ed)?|"
+    r"votes?|permalink|report)\b|回复|楼|帖|发表于|注册|积分"
+)
+_PRICE = re.compile(r"(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|usd|eur|gbp))")
+_SHOP = re.compile(
+    r"\b(?:add to (?:cart|bag|basket)|buy now|in stock|out of stock|free shipping|sku|"
+    r"quantity|reviews?|ratings?|wishlist)\b"
+)
+_SERVICE = re.compile(
+    r"\b(?:contact us|get (?:a|your) (?:quote|started)|book (?:a|an|now)|schedule|pricing|"
+    r"our services|free consultation|request|call us|appointment|plans?)\b"
+)
+_DOCS = re.compile(
+    r"\b(?:documentation|api|reference|parameters?|returns?|example|install(?:ation)?|"
+    r"configuration|tutorial|guide|version|deprecated)\b"
+)
+_TYPES = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
+_CODE = lxml.etree.XPath("count(//pre|//code)")
+_FORMS = lxml.etree.XPath("count(//input|//select|//textarea)")
+_LIST_ITEMS = lxml.etree.XPath("count(//li)")
+_IMAGES = lxml.etree.XPath("count(//img)")
+_HEADINGS = lxml.etree.XPath("count(//h2|//h3)")
+_OG_TYPE = lxml.etree.XPath('string(//meta[@property="og:type"]/@content)')
+_ARTICLE_TYPES = frozenset({"Article", "NewsArticle", "BlogPosting", "Report", "ReportageNewsArticle"})
+_FORUM_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Comment", "SocialMediaPosting"})
+_PRODUCT_TYPES = frozenset({"Product", "Offer", "AggregateOffer", "AggregateRating"})
+_LIST_TYPES = frozenset({"ItemList", "CollectionPage", "SearchResultsPage", "BreadcrumbList"})
+_SERVICE_TYPES = frozenset({"Service", "LocalBusiness", "ProfessionalService", "Organization"})
+_DOC_TYPES = frozenset({"TechArticle", "APIReference", "HowTo", "FAQPage"})
+
+#: The numbers :func:`page_signals` gives for a page, in order.
+SIGNALS = (
+    "log_lines",
+    "link_share",
+    "dates_per_line",
+    "replies_per_line",
+    "prices_per_line",
+    "shop_words",
+    "service_words",
+    "doc_words",
+    "code_share",
+    "forms",
+    "list_items_per_line",
+    "images_per_line",
+    "headings_per_line",
+    "short_line_share",
+    "articles",
+    "marker",
+    "ld_article",
+    "ld_forum",
+    "ld_product",
+    "ld_list",
+    "ld_service",
+    "ld_doc",
+    "og_article",
+)
+
+
+def _per(count: float, lines: int) -> float:
+    return count / max(lines, 1)
+
+
+def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]:
+    """The page's kind signals (see :data:`SIGNALS`), from its tree and its CX lines."""
+    evidence = evidence or page_evidence(doc)
+    tree = doc.tree
+    if tree is None:
+        return [0.0] * len(SIGNALS)
+    lines = [line for line in evidence.lines if line]
+    n = len(lines)
+    text = "\n".join(lines).lower()  # the word patterns are lower-case: faster than IGNORECASE
+    total = evidence.text_chars + evidence.link_chars
+    types: set[str] = set()
+    for script in tree.iterfind('.//script[@type="application/ld+json"]'):
+        types.update(_TYPES.findall(script.text or ""))
+    words = max(len(text.split()), 1)
+    return [
+        math.log1p(n),
+        evidence.link_chars / total if total else 0.0,
+        _per(len(_DATE.findall(text)), n),
+        _per(len(_REPLY.findall(text)), n),
+        _per(len(_PRICE.findall(text)), n),
+        math.log1p(len(_SHOP.findall(text))),
+        math.log1p(len(_SERVICE.findall(text))),
+        math.log1p(len(_DOCS.findall(text))) - math.log1p(words) / 4,
+        math.log1p(_CODE(tree)),
+        math.log1p(_FORMS(tree)),
+        _per(_LIST_ITEMS(tree), n),
+        _per(_IMAGES(tree), n),
+        _per(_HEADINGS(tree), n),
+        sum(len(line) < 40 for line in lines) / max(n, 1),
+        math.log1p(evidence.articles),
+        1.0 if evidence.json_ld or evidence.itemprop else 0.0,
+        1.0 if types & _ARTICLE_TYPES else 0.0,
+        1.0 if types & _FORUM_TYPES else 0.0,
+        1.0 if types & _PRODUCT_TYPES else 0.0,
+        1.0 if types & _LIST_TYPES else 0.0,
+        1.0 if types & _SERVICE_TYPES else 0.0,
+        1.0 if types & _DOC_TYPES else 0.0,
+        1.0 if "article" in _OG_TYPE(tree).lower() else 0.0,
+    ]
+
+
+@dataclass
+class KindClassifier:
+    """Multinomial logistic regression over :data:`SIGNALS`, standardised; JSON weights.
+
+    ``fit(X, y)`` with ``y`` kind names; ``predict_proba(x)`` one page's ``{kind: p}``.
+    """
+
+    C: float = 0.5
+    classes: list[str] = field(default_factory=list)
+    mean: list[float] = field(default_factory=list)
+    scale: list[float] = field(default_factory=list)
+    coef: list[list[float]] = field(default_factory=list)
+    intercept: list[float] = field(default_factory=list)
+    #: Without a site rule, single-page KSF (8-40x a parse) runs only on pages whose forum
+    #: probability reaches this; ``benchmarks/holdout.py`` sets it to the lowest forum probability
+    #: of the forum pages it was fit on, so that none of them loses its posts.
+    forum_gate: float = 0.0
+
+    def fit(
+        self, X: Sequence[Sequence[float]], y: Sequence[str], sample_weight: Sequence[float] | None = None
+    ) -> KindClassifier:
+        """Fit on pages' signals ``X`` and their kinds ``y``."""
+        import numpy as np
+        from sklearn.linear_model import LogisticRegression
+
+        matrix = np.asarray(X, dtype=float)
+        mean = matrix.mean(axis=0)
+        scale = matrix.std(axis=0)
+        scale[scale == 0] = 1.0
+        model = LogisticRegression(C=self.C, max_iter=5000)
+        model.fit((matrix - mean) / scale, np.asarray(y), sample_weight=sample_weight)
+        self.classes = [str(c) for c in model.classes_]
+        self.mean, self.scale = mean.tolist(), scale.tolist()
+        if len(self.classes) == 2:  # sklearn keeps one row for two classes: make it two
+            row = model.coef_[0].tolist()
+            self.coef = [[-v for v in row], row]
+            self.intercept = [-float(model.intercept_[0]), float(model.intercept_[0])]
+        else:
+            self.coef = model.coef_.tolist()
+            self.intercept = model.intercept_.tolist()
+        return self
+
+    def predict_proba(self, x: Sequence[float]) -> dict[str, float]:
+        """``{kind: probability}`` for one page's signals."""
+        z = [(v - m) / s for v, m, s in zip(x, self.mean, self.scale)]
+        logits = [b + sum(w * v for w, v in zip(row, z)) for row, b in zip(self.coef, self.intercept)]
+        top = max(logits)
+        exps = [math.exp(v - top) for v in logits]
+        total = sum(exps)
+        return {kind: e / total for kind, e in zip(self.classes, exps)}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready weights (see :func:`load_kinds`)."""
+        return {
+            "signals": list(SIGNALS),
+            "classes": self.classes,
+            "mean": self.mean,
+            "scale": self.scale,
+            "coef": self.coef,
+            "intercept": self.intercept,
+            "forum_gate": self.forum_gate,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> KindClassifier:
+        """The classifier saved by :meth:`to_dict`; refuses weights fit on other signals."""
+        if list(data.get("signals", ())) != list(SIGNALS):
+            raise ValueError("kind model was fit on other signals")
+        return cls(
+            classes=list(data["classes"]),
+            mean=list(data["mean"]),
+            scale=list(data["scale"]),
+            coef=[list(row) for row in data["coef"]],
+            intercept=list(data["intercept"]),
+            forum_gate=float(data.get("forum_gate", 0.0)),
+        )
+
+
+def load_kinds(path: str | Path | None = None) -> KindClassifier | None:
+    """The shipped kind model (or the one at ``path``); None when there is none."""
+    target = Path(path) if path else DEFAULT_MODEL
+    if not target.is_file():
+        return None
+    return KindClassifier.from_dict(json.loads(target.read_text(encoding="utf-8")))

@@ -1,0 +1,166 @@
+"""Single-page extraction without site rules: page kinds, the arbiter between stages, the news
+spider's kind filter (a real crawl of a real local HTTP server)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler
+
+import pytest
+
+from forumcrawl.document import Document
+from forumcrawl.extractors.arbiter import (
+    Arbiter,
+    candidate_features,
+    page_evidence,
+    text_tokens,
+    thread_agreement,
+)
+from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
+from forumcrawl.offline import extract_bytes
+from forumcrawl.pages import Cascade
+
+from .conftest import run_crawl, serving
+
+SENTENCES = [
+    "The river rose three metres overnight and flooded the lower town before dawn on Sunday.",
+    "Residents were woken by sirens as the water reached the market square and the old bridge.",
+    "Firefighters carried elderly people from their homes while volunteers filled sandbags.",
+    "The mayor said the damage would take months to repair and asked the region for funds.",
+    "Forecasters expect more rain this week, and the river authority opened two overflow basins.",
+]
+MENU = ["Home", "World", "Sport", "Shop"]
+BODY = " ".join(SENTENCES)
+
+
+def article(links: str = "") -> str:
+    paragraphs = "\n".join(f"<p>{s} {s}</p>" for s in SENTENCES)
+    menu = " ".join(f'<a href="/{w.lower()}">{w}</a>' for w in MENU)
+    return f"""<html><head><title>River floods town - Daily News</title>
+<script type="application/ld+json">{{"@type": "NewsArticle", "articleBody": "{BODY} {BODY}"}}</script>
+<meta property="og:type" content="article"></head><body><div>{menu} {links}</div>
+<article><h1>River floods town</h1><p>By Ann Reporter, 3 March 2024</p>{paragraphs}</article>
+<aside><h3>Most read</h3><ul><li><a href="/a">Storm hits coast again</a></li>
+<li><a href="/b">Election results are in</a></li></ul></aside>
+<footer>Copyright 2024 Daily News. All rights reserved.</footer></body></html>"""
+
+
+PRODUCT = """<html><head><title>Steel kettle 1.7 l - Shop</title>
+<script type="application/ld+json">{"@type": "Product", "name": "Steel kettle",
+ "offers": {"@type": "Offer", "price": "39.99"}}</script></head><body>
+<nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/cart">Cart</a></nav>
+<h1>Steel kettle 1.7 l</h1><div class="price">$39.99</div><p>In stock. Free shipping over $50.</p>
+<form><select name="qty"><option>1</option></select><input type="number" name="quantity">
+<button>Add to cart</button><button>Add to wishlist</button></form>
+<ul><li>Capacity 1.7 l</li><li>Power 2200 W</li><li>Brushed steel</li><li>SKU 48213</li></ul>
+<h2>Reviews</h2><p>4.5 out of 5 stars, 212 ratings</p><p>$29.99 Toaster</p><p>$19.99 Mug set</p>
+<p>$49.99 Blender</p><footer>Copyright 2024 Shop</footer></body></html>"""
+
+
+def test_evidence_reads_the_pages_own_markers():
+    evidence = page_evidence(Document.from_text(article()))
+    assert evidence.json_ld.startswith(SENTENCES[0])
+    assert evidence.articles == 1 and SENTENCES[2] in evidence.article
+    assert evidence.headline == "River floods town"
+    assert any(line.startswith("Home World Sport Shop") for line in evidence.link_lines)
+
+
+def test_the_marked_body_scores_above_the_menu():
+    doc = Document.from_text(article())
+    evidence = page_evidence(doc)
+    body, menu = "\n".join(SENTENCES), " ".join(MENU)
+    bags = {"body": text_tokens(body), "menu": text_tokens(menu)}
+    body_x = candidate_features(body, bags["body"], evidence, [bags["menu"]])
+    menu_x = candidate_features(menu, bags["menu"], evidence, [bags["body"]])
+    arbiter = Cascade().arbiter
+    assert arbiter is not None
+    assert arbiter.score(body_x, "dom") > arbiter.score(menu_x, "dom")
+    assert arbiter.score(body_x, "cx") > arbiter.score(menu_x, "cx")
+
+
+def test_thread_agreement_is_the_smaller_share_of_the_best_match():
+    thread = text_tokens(" ".join(SENTENCES[:2]))
+    whole = text_tokens(BODY)
+    comments = text_tokens("Great piece, thanks. I disagree with the mayor entirely.")
+    # the thread is all in the body, but holds only part of it
+    assert thread_agreement(thread, [whole]) == pytest.approx(thread.total() / whole.total())
+    assert thread_agreement(thread, [comments, whole]) == thread_agreement(thread, [whole])
+    assert thread_agreement(comments, [whole]) < 0.2
+    assert thread_agreement(thread, []) == 0.0
+
+
+def test_extract_reports_kind_and_keeps_the_article_body():
+    record = extract_bytes(article().encode(), page_id="a")
+    assert record["kind"] == "article"
+    assert record["method"] in {"dom", "cx"}
+    assert all(s in record["text"] for s in SENTENCES)
+    assert "Election results" not in record["text"]
+    product = extract_bytes(PRODUCT.encode(), page_id="p")
+    assert product["kind"] == "product"
+    assert extract_bytes(PRODUCT.encode(), page_id="p", options=_forced("article"))["kind"] == "article"
+
+
+def _forced(kind: str):
+    from forumcrawl.offline import ExtractOptions
+
+    return ExtractOptions(kind=kind)
+
+
+def test_without_the_arbiter_the_first_stage_with_text_wins():
+    doc = Document.from_text(article())
+    outcome = Cascade(("cx", "dom"), arbiter=False).run(doc)
+    assert outcome.extraction is not None and outcome.extraction.method == "cx"
+    assert outcome.extraction.page_kind is None
+
+
+def test_models_round_trip_and_refuse_other_features():
+    kinds = load_kinds()
+    assert kinds is not None and 0.0 <= kinds.forum_gate < 1.0
+    again = KindClassifier.from_dict(kinds.to_dict())
+    signals = page_signals(Document.from_text(PRODUCT))
+    assert len(signals) == len(SIGNALS)
+    assert again.predict_proba(signals) == pytest.approx(kinds.predict_proba(signals))
+    with pytest.raises(ValueError):
+        KindClassifier.from_dict({**kinds.to_dict(), "signals": ["other"]})
+    with pytest.raises(ValueError):
+        Arbiter.from_dict({"features": ["other"], "weights": {}, "intercepts": {}})
+
+
+def test_estimators_fit_what_they_are_given():
+    X = [[0.0] * len(SIGNALS), [1.0] * len(SIGNALS)] * 3
+    model = KindClassifier().fit(X, ["article", "product"] * 3)
+    assert max(model.predict_proba(X[1]).items(), key=lambda kv: kv[1])[0] == "product"
+    features = [[0.0] * 11, [1.0] * 11] * 3
+    arbiter = Arbiter().fit(features, [0, 1] * 3, ["dom", "cx"] * 3)
+    assert arbiter.score(features[1], "cx") > arbiter.score(features[0], "dom")
+
+
+class _Site(BaseHTTPRequestHandler):
+    pages: dict[str, str] = {}
+
+    def do_GET(self) -> None:  # noqa: N802  (http.server's name)
+        page = self.pages.get(self.path)
+        self.send_response(200 if page else 404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.end_headers()
+        if page:
+            self.wfile.write(page.encode())
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture()
+def news_site() -> Iterator[str]:
+    _Site.pages = {"/": article('<a href="/shop/kettle">Kettle</a>'), "/shop/kettle": PRODUCT, "/robots.txt": ""}
+    with serving(_Site) as url:
+        yield f"{url}/"
+
+
+def test_news_spider_does_not_export_a_product_page(tmp_path, news_site):
+    result = run_crawl(
+        tmp_path, [news_site], spider="news", settings={"FORUMCRAWL_LEARN_ENABLED": False}
+    )
+    urls = [item["url"] for item in result.items]
+    assert urls == [news_site]
+    assert result.stats.get("forumcrawl/skip/kind/product") == 1
