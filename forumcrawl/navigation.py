@@ -279,6 +279,19 @@ class SiteNavigator:
             self._reached.add(pair[0])
         return found if owner == url else None
 
+    def hand_over(self, url: str, owner: str) -> None:
+        """The thread page fetched at ``url`` is another process's under ``owner``'s URL (a
+        cluster's content dedup kept that one): if ``owner``'s request comes back (its worker
+        died before writing the page out), it is fetched and exported here, not refused as a
+        duplicate of ``url``."""
+        key = self.key(url)
+        if key is None or not key.canonical:
+            return
+        pair = (str(key.thread), int(key.page or 1))
+        with self._lock:
+            self._fetched[pair] = owner
+            self._exported[pair] = owner
+
     def claim_export(self, url: str, key: ThreadKey | None) -> bool:
         """Whether the fetched thread page at ``url`` should be exported: under one URL per
         ``(thread, page)`` (that URL again, if its page is fetched again), never a variant; True

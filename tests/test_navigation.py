@@ -286,3 +286,17 @@ def test_a_thread_page_queued_but_not_fetched_still_counts_as_a_lead() -> None:
     assert (again.follow, again.new) == (False, True)
     nav.admits("http://f/topic/1/")
     assert not nav.decide("http://f/topic/1/").new  # fetched: no lead any more
+
+
+def test_a_page_handed_over_is_fetched_again_under_its_owner_url() -> None:
+    nav = _navigator()
+    ours, theirs = "http://f/topic/1/?page=2", "http://f/topic/1/?page=02"
+    assert nav.key(theirs) == nav.key(ours) == ThreadKey("1", 2)
+    assert nav.admits(ours).follow and nav.claim_export(ours, nav.key(ours))
+    assert not nav.admits(theirs).follow
+    # The cluster's content dedup kept another worker's URL of this page, which died unwritten:
+    # that URL's request, delivered again, is crawled and exported here.
+    nav.hand_over(ours, theirs)
+    assert nav.admits(theirs).follow and not nav.admits(ours).follow
+    assert nav.claim_export(theirs, nav.key(theirs))
+    assert not nav.claim_export(ours, nav.key(ours))

@@ -14,6 +14,7 @@ from scrapy.utils.misc import load_object
 from scrapy_redis.pipelines import RedisPipeline, default_serialize
 from twisted.internet.threads import deferToThread
 
+from forumcrawl.document import site_of
 from forumcrawl.pipelines.dedup import DedupPipeline, content_fingerprint
 from forumcrawl.redis.keys import ClusterKeys, client_from_settings
 
@@ -59,8 +60,21 @@ class RedisDedupPipeline(DedupPipeline):
         if first != url:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value("forumcrawl/drop/duplicate")
+            self._hand_over(url, first)
             raise DropItem(f"duplicate of {first}: {url}", log_level="DEBUG")
         return item
+
+
+    def _hand_over(self, url: str, first: str) -> None:
+        """Tell this worker's navigation that ``first`` owns the thread page: the worker that
+        registered it may die before writing it out, and its request must then be crawled here."""
+        spider: Any = self.crawler.spider
+        learner = getattr(spider, "learner", None)
+        if learner is None or not hasattr(spider, "navigator"):
+            return
+        navigator = spider.navigator(learner.model(site_of(url)))
+        if navigator is not None:
+            navigator.hand_over(url, first)
 
 
 class RedisItemsPipeline(RedisPipeline):
