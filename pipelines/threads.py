@@ -55,13 +55,13 @@ class ThreadPipeline:
 
     def open_spider(self) -> None:
         if self.cluster:
-            from forumcrawl.redis.keys import client_from_settings
+            from forumcrawl.redis.keys import ClusterKeys, client_from_settings
             from forumcrawl.redis.threads import RedisThreadBook
 
             settings = self.crawler.settings
             assert self.crawler.spider is not None
-            prefix = f"{settings.get('FORUMCRAWL_REDIS_PREFIX') or 'forumcrawl'}:{self.crawler.spider.name}"
-            self.book = RedisThreadBook(client_from_settings(settings), prefix)
+            keys = ClusterKeys.from_settings(settings, self.crawler.spider.name)
+            self.book = RedisThreadBook(client_from_settings(settings), keys)
 
     def _inc(self, key: str, count: int = 1) -> None:
         assert self.crawler.stats is not None

@@ -113,6 +113,17 @@ def test_learning_lock_has_one_winner_and_expires(redis_server):
     assert first.try_lock("a.example")
 
 
+def test_push_reset_clears_threads_in_progress(redis_server):
+    # A thread an earlier crawl left half put together must not join the next crawl's pages.
+    redis_server.sadd(KEYS.threads, "127.0.0.1:1 7")
+    redis_server.hset(KEYS.thread("127.0.0.1:1 7"), "1", "{}")
+    redis_server.set("forumcrawl:other_spider:thread:x", "kept")
+    push(redis_server, "http://127.0.0.1:9/")
+    assert not redis_server.exists(KEYS.threads, KEYS.thread("127.0.0.1:1 7"))
+    assert redis_server.get("forumcrawl:other_spider:thread:x") == b"kept"
+    assert redis_server.lrange(KEYS.seeds, 0, -1)
+
+
 def test_leased_queue_pop_ack_and_expiry(redis_server):
     keys = ClusterKeys("t", "s")
     queue = LeasedQueue(redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen)

@@ -166,13 +166,25 @@ class ClusterKeys:
         return self._key("contents")
 
     @property
+    def threads(self) -> str:
+        """SET of the threads whose pages are being put together (``FORUMCRAWL_ITEM=thread``)."""
+        return self._key("threads")
+
+    def thread(self, thread: str) -> str:
+        """HASH of the pages of one thread held until it is complete (``*``: a SCAN pattern)."""
+        return self._key(f"thread:{thread}")
+
+    @property
     def stats(self) -> str:
         """HASH of the cluster's summed stats counters (scrapy-redis's RedisStatsCollector key)."""
         return self.stats_template % {"spider": self.spider}
 
     def all(self) -> list[str]:
         """Every key of the crawl (to reset it)."""
-        return [self.queue, self.leases, self.seen, self.seeds, self.sites, self.items, self.contents, self.stats]
+        return [
+            self.queue, self.leases, self.seen, self.seeds, self.sites, self.items, self.contents,
+            self.threads, self.stats,
+        ]
 
 
 def push_seeds(client: redis.Redis, keys: ClusterKeys, urls: list[str], sites: list[str]) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import redis
 
+from forumcrawl.redis.keys import ClusterKeys
 from forumcrawl.threads import PageRecord
 
 __all__ = ["RedisThreadBook"]
@@ -52,15 +53,15 @@ class RedisThreadBook:
     """:class:`forumcrawl.threads.ThreadBook` shared by a cluster's workers (blocking calls:
     run them in a thread)."""
 
-    def __init__(self, client: redis.Redis, prefix: str) -> None:
+    def __init__(self, client: redis.Redis, keys: ClusterKeys) -> None:
         self.client = client
-        self.prefix = prefix
-        self.open_key = f"{prefix}:threads"
+        self.keys = keys
+        self.open_key = keys.threads
         self._add = client.register_script(_ADD)
         self._take = client.register_script(_TAKE)
 
     def _key(self, thread: str) -> str:
-        return f"{self.prefix}:thread:{thread}"
+        return self.keys.thread(thread)
 
     def add(self, thread: str, page: int, record: PageRecord) -> dict[int, PageRecord] | None:
         """Keep ``record`` as page ``page`` of its thread; the thread's pages once complete."""
