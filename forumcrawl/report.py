@@ -46,19 +46,23 @@ class FeedSummary:
 
 
 def summarize(items: Iterable[Mapping[str, Any]]) -> FeedSummary:
-    """Count a feed; an article (no ``posts``) counts as one post by its author."""
+    """Count a feed; an article (no ``posts``) counts as one post by its author, a whole-thread
+    record (``FORUMCRAWL_ITEM=thread``: ``page_urls``, no text of its own) as its pages."""
     summary = FeedSummary()
     threads: set[tuple[str, str, str]] = set()
     for item in items:
-        summary.pages += 1
+        whole = "page_urls" in item
+        pages = (len(item.get("page_urls") or []) or 1) if whole else 1
+        summary.pages += pages
         board = str(item.get("board") or "(no board)")
-        summary.pages_by_board[board] += 1
+        summary.pages_by_board[board] += pages
         key = (str(item.get("site")), board, str(item.get("title")))
         if key not in threads:
             threads.add(key)
             summary.threads_by_board[board] += 1
-        summary.methods[str(item.get("method") or "(none)")] += 1
-        for name in ("title", "author", "published", "text"):
+        summary.methods[str(item.get("method") or ("(whole thread)" if whole else "(none)"))] += 1
+        fields = ("title", "author", "published") + (() if whole else ("text",))
+        for name in fields:
             if not item.get(name):
                 summary.missing[f"page/{name}"] += 1
         posts = item.get("posts")

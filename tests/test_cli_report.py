@@ -40,6 +40,17 @@ def test_summary_counts_posts_articles_and_misses():
     )
 
 
+def test_a_whole_thread_record_counts_as_its_pages():
+    items = [{"site": "s", "board": "A", "title": "t", "author": "x", "published": "2024-01-02",
+              "page_urls": ["u1", "u2"], "pages": 2,
+              "posts": [{"author": "x", "published": "2024-01-02"},
+                        {"author": "y", "published": "2024-01-03"}]}]
+    summary = summarize(items)
+    assert (summary.threads, summary.pages, summary.posts) == (1, 2, 2)
+    assert not summary.missing  # a thread record has no text of its own
+    assert summary.methods == Counter({"(whole thread)": 1})
+
+
 @pytest.fixture(scope="module")
 def feed(tmp_path_factory, forum_servers):
     """A real crawl of the phpBB-like forum, and its truth."""
