@@ -20,7 +20,7 @@ from typing import Any
 
 from forumcrawl.extractors.text import trie_pattern
 
-__all__ = ["find_time", "month_first", "read_epoch", "read_markup_time", "read_time", "to_iso"]
+__all__ = ["find_time", "find_times", "month_first", "read_epoch", "read_markup_time", "read_time", "to_iso"]
 
 _MONTHS = {
     name: i
@@ -376,10 +376,27 @@ def find_time(text: str) -> str | None:
     return m.group().strip() if m else None
 
 
-def _find(text: str) -> re.Match[str] | None:
-    if not text or _MAY_HOLD_TIME.search(text) is None:
+def find_times(text: str) -> list[str]:
+    """Every time expression in ``text``, as written (see :func:`find_time`): what an index
+    row shows of its thread's last post, whatever form the site writes it in.
+
+    Examples
+    --------
+    >>> find_times("12 replies · 3 小时前 · last: 2024-3-5 14:02")
+    ['3 小时前', '2024-3-5 14:02']
+    """
+    found = []
+    m = _find(text)
+    while m is not None:
+        found.append(m.group().strip())
+        m = _find(text, m.end())
+    return found
+
+
+def _find(text: str, start: int = 0) -> re.Match[str] | None:
+    if not text or _MAY_HOLD_TIME.search(text, start) is None:
         return None
-    m = _FIND_RE.search(text)
+    m = _FIND_RE.search(text, start)
     # "May 5" without a year or a clock is too weak on its own ("may 5 people ..."): look on.
     while m is not None and (m["n_mon1"] or m["n_mon2"]) and not (m["n_y"] or m["n_hh"] or m["n_word"]):
         m = _FIND_RE.search(text, m.end())

@@ -123,6 +123,8 @@ class SiteNavigator:
         self._followed: set[str] = set()
         # Threads with a page fetched: a variant of one leads nowhere new.
         self._reached: set[str] = set()
+        # What adopt() found for each variant URL: a page is read for its pager once.
+        self._adopted: dict[str, tuple[ThreadKey, str] | None] = {}
         # Downloads under way per pattern (URL -> when admitted), see admits().
         self._outstanding: dict[str, dict[str, float]] = {}
         self._lock = threading.Lock()
@@ -265,19 +267,22 @@ class SiteNavigator:
         thread's first-page URL (see :meth:`ThreadIdentity.page_of`), when no other URL
         fetched that page first: the page then counts as fetched and scheduled, so its canonical
         URL is not fetched again, and it is exported in its place. None otherwise."""
+        if url in self._adopted:
+            return self._adopted[url]
         key = self.key(url)
         if key is None or key.canonical or self.identity is None:
             return None
         found = self.identity.page_of(tree, url)
-        if found is None:
-            return None
-        pair = (str(found[0].thread), int(found[0].page or 1))
-        with self._lock:
-            owner = self._fetched.setdefault(pair, url)
-            self._scheduled.add(pair)
-            self._threads.add(pair[0])
-            self._reached.add(pair[0])
-        return found if owner == url else None
+        if found is not None:
+            pair = (str(found[0].thread), int(found[0].page or 1))
+            with self._lock:
+                owner = self._fetched.setdefault(pair, url)
+                self._scheduled.add(pair)
+                self._threads.add(pair[0])
+                self._reached.add(pair[0])
+            found = found if owner == url else None
+        self._adopted[url] = found
+        return found
 
     def hand_over(self, url: str, owner: str) -> None:
         """The thread page fetched at ``url`` is another process's under ``owner``'s URL (a

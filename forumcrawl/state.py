@@ -29,18 +29,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forumcrawl.extractors.dates import find_times
 from forumcrawl.extractors.fields import anchors
 from forumcrawl.extractors.navigation import ThreadKey, canonical_url
 
 __all__ = ["SiteState", "ThreadState", "index_rows", "load", "post_identity", "save", "state_path"]
 
-#: Times as index rows write them: clock times, dates, relative times ("3 小时前", "2 hours ago").
-_TIME = re.compile(
-    r"\d{1,2}:\d{2}(?::\d{2})?|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
-    r"\d+\s*(?:秒|分钟|小时|天|周|个月|年)前|前天|昨天|"
-    r"\d+\s*(?:second|minute|hour|day|week|month|year)s?\s+ago|yesterday|today",
-    re.IGNORECASE,
-)
+#: A clock time alone ("14:02"): index rows write today's last post so, and a post header's
+#: reader (:func:`find_times`) does not take it for a time on its own.
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
+
+
+def _times(text: str) -> list[str]:
+    return find_times(text) + _CLOCK.findall(text)
 
 
 #: A time that names its moment: a year, a day/month/year, or a clock time ("昨天 14:02" and
@@ -69,7 +70,7 @@ def _attribute_times(row: Any) -> list[str]:
         for name, value in element.attrib.items():
             if name in ("href", "src", "class", "id", "style"):
                 continue
-            if _TIME.search(value) or ("time" in name or "date" in name) and value.strip().isdigit():
+            if _times(value) or ("time" in name or "date" in name) and value.strip().isdigit():
                 found.append(f"{name}={value.strip()}")
     return found
 
@@ -102,7 +103,7 @@ def index_rows(tree: Any, url: str, thread_of: Any) -> tuple[dict[str, str], dic
         done.add(row)
         hrefs = sorted({canonical_url(h) for a, h in links if a is row or row in a.iterancestors()})
         owner.update(dict.fromkeys(hrefs, thread))
-        times = _TIME.findall(" ".join(row.text_content().split())) + _attribute_times(row)
+        times = _times(" ".join(row.text_content().split())) + _attribute_times(row)
         rows.setdefault(thread, []).append("\n".join([*hrefs, *times]))
     signatures = {
         thread: hashlib.blake2b("\n\n".join(sorted(parts)).encode(), digest_size=8).hexdigest()
