@@ -1,9 +1,11 @@
 """Leave-one-folder-out figures of every choice the single-page cascade learns from the folders.
 
-Four things are fit on the evaluation folders: the kind model (``extractors/kinds.py``), the
+Five things are fit on the evaluation folders: the kind model (``extractors/kinds.py``), the
 KSF gate (the forum probability under which single-page KSF does not run), the arbiter between
-``dom`` and ``cx`` (``extractors/arbiter.py``) and the agreement with them KSF's posts need to
-win (``thread_min``). For each folder this fits all four on the *other* folders and scores the folder with them (held-apart), and prints that beside the
+``dom`` and ``cx`` (``extractors/arbiter.py``), the agreement with them KSF's posts need to
+win (``thread_min``) and the agreement of ``cx`` with the page's marked body at which ``dom``
+does not run. For each folder this fits all five on the *other* folders and scores the folder
+with them (held-apart), and prints that beside the
 figure of the same choices fit on every folder (tuned-on), each stage alone, the cascade as it
 was (first stage with enough text: ``ksf`` > ``dom`` > ``cx``) and trafilatura when its
 predictions are in ``--work``. Non-content kinds occur in wcxb-dev only: they are reported by five
@@ -32,6 +34,8 @@ from forumcrawl.document import Document, DocumentError
 from forumcrawl.evaluation import text_prf
 from forumcrawl.extractors.arbiter import DEFAULT_MODEL as ARBITER_MODEL
 from forumcrawl.extractors.arbiter import (
+    FEATURES,
+    MARKED_BODY_AGREEMENT,
     Arbiter,
     candidate_features,
     page_evidence,
@@ -73,8 +77,10 @@ class Page:
     features: dict[str, list[float]] = field(default_factory=dict)
     signals: list[float] = field(default_factory=list)
     trafilatura: float | None = None
-    #: :func:`thread_agreement` of KSF's text with the arbitrated candidates (1 without any).
+    #: :func:`thread_agreement` of KSF's text with the arbitrated candidates (1 without any),
+    #: and with ``cx`` alone (when ``dom`` did not run).
     agreement: float = 1.0
+    agreement_cx: float = 1.0
 
     @property
     def ksf_thread(self) -> bool:
@@ -145,7 +151,9 @@ def _page_inputs(page: Page, folder: Path) -> None:
         others = [bag for other, bag in bags.items() if other != name]
         page.features[name] = candidate_features(page.texts[name], bags[name], evidence, others)
     if bags:
-        page.agreement = thread_agreement(text_tokens(page.texts["ksf"]), list(bags.values()))
+        thread = text_tokens(page.texts["ksf"])
+        page.agreement = thread_agreement(thread, list(bags.values()))
+        page.agreement_cx = thread_agreement(thread, [bags["cx"]]) if "cx" in bags else page.agreement
 
 
 def _balanced(labels: Sequence[str]) -> list[float]:
@@ -160,9 +168,16 @@ def fit_kinds(pages: Sequence[Page]) -> KindClassifier:
     return KindClassifier().fit([p.signals for p in usable], kinds, _balanced(kinds))
 
 
-def forum_gate(model: KindClassifier, pages: Sequence[Page]) -> float:
-    """The highest gate that lets every forum page of ``pages`` reach KSF (see FORUM_GATE)."""
-    forum = [model.predict_proba(p.signals).get("forum", 0.0) for p in pages if p.kind == "forum" and p.signals]
+def forum_gate(model: KindClassifier, arbiter: Arbiter, pages: Sequence[Page]) -> float:
+    """The highest gate that lets every forum page of ``pages`` whose posts the cascade would
+    take (KSF splits it into posts that :func:`thread_agreement` lets win) reach KSF. A forum
+    page whose posts KSF does not find, or that lose to ``dom``/``cx``, gives the gate nothing:
+    its text comes from the arbiter whether KSF runs or not."""
+    forum = [
+        model.predict_proba(p.signals).get("forum", 0.0)
+        for p in pages
+        if p.kind == "forum" and p.signals and p.ksf_thread and (not p.features or p.agreement >= arbiter.thread_min)
+    ]
     return min(forum) if forum else 0.0
 
 
@@ -191,6 +206,9 @@ class Models:
     kinds: KindClassifier
     gate: float
     arbiter: Arbiter
+    #: ``dom`` does not run when ``cx`` and the page's marked body agree this far both ways
+    #: (:data:`~forumcrawl.extractors.arbiter.MARKED_BODY_AGREEMENT`); above 1: always runs.
+    marked: float = 2.0
 
 
 #: The values tried for the arbiter's ``thread_min``.
@@ -214,22 +232,58 @@ def _arbitrated(arbiter: Arbiter, page: Page) -> str:
     return max(page.features, key=lambda n: arbiter.score(page.features[n], n))
 
 
+#: The values tried for the marked-body agreement under which ``dom`` still runs.
+MARKED_GRID = (0.8, 0.85, 0.9, 0.95)
+#: ... the lowest of them that costs no folder it is chosen on more than this mean F1.
+MARKED_MAX_LOSS = 0.001
+
+
 def fit_models(pages: Sequence[Page]) -> Models:
-    """All four choices, fit on ``pages``."""
+    """All five choices, fit on ``pages``."""
     kinds = fit_kinds(pages)
     arbiter = fit_arbiter(pages)
     arbiter.thread_min = thread_min(arbiter, pages)
-    return Models(kinds, forum_gate(kinds, pages), arbiter)
+    models = Models(kinds, forum_gate(kinds, arbiter, pages), arbiter)
+    models.marked = marked_agreement(models, pages)
+    return models
+
+
+def marked_agreement(models: Models, pages: Sequence[Page]) -> float:
+    """The lowest value of :data:`MARKED_GRID` at which skipping ``dom`` costs no folder of
+    ``pages`` more than :data:`MARKED_MAX_LOSS` mean F1 (2.0, never skip, when none does)."""
+    by_folder: dict[str, list[Page]] = defaultdict(list)
+    for page in pages:
+        by_folder[page.folder].append(page)
+    always = Models(models.kinds, models.gate, models.arbiter)
+    base = {name: score(always, folder)[0] for name, folder in by_folder.items()}
+    for value in MARKED_GRID:
+        trial = Models(models.kinds, models.gate, models.arbiter, value)
+        if all(score(trial, folder)[0] >= base[name] - MARKED_MAX_LOSS for name, folder in by_folder.items()):
+            return value
+    return 2.0
+
+
+def skips_dom(models: Models, page: Page) -> bool:
+    """``cx`` holds the page's marked body and is held by it (see ``Models.marked``)."""
+    cx = page.features.get("cx")
+    if not cx or "dom" not in page.features:
+        return False
+    marked = dict(zip(FEATURES, cx))
+    return marked["has_marker"] > 0 and min(marked["marker_recall"], marked["marker_precision"]) >= models.marked
 
 
 def choose(models: Models, page: Page) -> tuple[str | None, bool]:
     """``(stage, ran_ksf)``: what the arbitrating cascade takes on ``page``."""
     p_forum = models.kinds.predict_proba(page.signals).get("forum", 0.0) if page.signals else 1.0
     ran = p_forum >= models.gate
-    if ran and page.ksf_thread and (not page.features or page.agreement >= models.arbiter.thread_min):
+    no_dom = skips_dom(models, page)
+    agreement = page.agreement_cx if no_dom else page.agreement
+    if ran and page.ksf_thread and (not page.features or agreement >= models.arbiter.thread_min):
         return "ksf", ran
     if not page.features:
         return None, ran
+    if no_dom:
+        return "cx", ran
     return _arbitrated(models.arbiter, page), ran
 
 
@@ -237,15 +291,17 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else float("nan")
 
 
-def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int]:
-    """``(mean F1, share of pages that ran KSF, pages whose thread decision changed)``."""
-    f1s, ran, changed = [], 0, 0
+def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int, float]:
+    """``(mean F1, share of pages that ran KSF, pages whose thread decision changed, share of
+    pages that ran dom)``."""
+    f1s, ran, changed, dom = [], 0, 0, 0
     for page in pages:
         stage, ksf = choose(models, page)
         f1s.append(page.f1[stage] if stage else 0.0)
         ran += ksf
+        dom += "dom" in page.features and not skips_dom(models, page)
         changed += (stage == "ksf") != (page.cascade_before() == "ksf" and page.ksf_posts >= 2)
-    return _mean(f1s), ran / len(pages), changed
+    return _mean(f1s), ran / len(pages), changed, dom / len(pages)
 
 
 def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
@@ -255,8 +311,8 @@ def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
     rows = []
     for name, pages in by_folder.items():
         held = fit_models([p for p in everything if p.folder != name])
-        apart, ran, changed = score(held, pages)
-        tuned, _, _ = score(full, pages)
+        apart, ran, changed, dom = score(held, pages)
+        tuned = score(full, pages)[0]
         stages = {s: _mean([p.f1[s] for p in pages]) for s in cand.STAGE_NAMES}
         before = _mean([p.f1[s] if (s := p.cascade_before()) else 0.0 for p in pages])
         traf = [p.trafilatura for p in pages if p.trafilatura is not None]
@@ -269,6 +325,8 @@ def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
                 "gate_held_apart": held.gate,
                 "thread_min_held_apart": held.arbiter.thread_min,
                 "ksf_ran": ran,
+                "dom_ran": dom,
+                "marked_held_apart": held.marked,
                 "thread_changed": changed,
                 "before": before,
                 **{f"alone_{s}": v for s, v in stages.items()},
@@ -319,16 +377,16 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     """Markdown table of :func:`holdout_rows`."""
     lines = [
         "| folder | pages | held-apart | tuned-on | before | ksf alone | dom alone | cx alone "
-        "| trafilatura | KSF ran | thread decisions changed | gate | thread_min |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| trafilatura | KSF ran | dom ran | thread decisions changed | gate | thread_min | marked |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
             f"| {row['folder']} | {row['pages']} | **{_cell(row['held_apart'])}** "
             f"| {_cell(row['tuned_on'])} | {_cell(row['before'])} | {_cell(row['alone_ksf'])} "
             f"| {_cell(row['alone_dom'])} | {_cell(row['alone_cx'])} | {_cell(row['trafilatura'])} "
-            f"| {row['ksf_ran']:.0%} | {row['thread_changed']} | {row['gate_held_apart']:.3f} "
-            f"| {row['thread_min_held_apart']:.1f} |"
+            f"| {row['ksf_ran']:.0%} | {row['dom_ran']:.0%} | {row['thread_changed']} "
+            f"| {row['gate_held_apart']:.3f} | {row['thread_min_held_apart']:.1f} | {row['marked_held_apart']:.2f} |"
         )
     return "\n".join(lines)
 
@@ -363,6 +421,7 @@ def run(
         KINDS_MODEL.write_text(json.dumps(models.kinds.to_dict(), indent=1) + "\n", encoding="utf-8")
         ARBITER_MODEL.write_text(json.dumps(models.arbiter.to_dict(), indent=1) + "\n", encoding="utf-8")
         log(f"models fit on {len(everything)} pages written to {KINDS_MODEL} and {ARBITER_MODEL}")
+        log(f"marked-body agreement fit on every folder: {models.marked} (arbiter.py: {MARKED_BODY_AGREEMENT})")
     return result
 
 

@@ -6,10 +6,11 @@ export a shop's product page or a category listing as an article, and the costly
 (single-page KSF) is only worth running on a page that looks like a thread. The kind is read from
 cheap signals of the page itself, all computed from one parse and the CX lines the cascade reads
 anyway: how much of its text is links, how many date stamps and reply words it shows, prices and
-cart buttons, code blocks, the schema.org types it declares. A multinomial logistic model
+cart buttons, code blocks, the schema.org types it declares, how often its links point at
+members' pages (a thread links each post's author). A multinomial logistic model
 (:class:`KindClassifier`, scikit-learn shaped, weights kept as JSON) weighs them.
 
-It is fit by ``benchmarks/accuracy.py --fit`` on the evaluation folders; forum-or-not is reported
+It is fit by ``benchmarks/holdout.py --write-models`` on the evaluation folders; forum-or-not is reported
 leave-one-folder-out, the non-content kinds (found only in wcxb-dev) by folds grouped by site.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,12 +61,12 @@ _DOCS = re.compile(
     r"configuration|tutorial|guide|version|deprecated)\b"
 )
 _TYPES = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
-_CODE = lxml.etree.XPath("count(//pre|//code)")
-_FORMS = lxml.etree.XPath("count(//input|//select|//textarea)")
-_LIST_ITEMS = lxml.etree.XPath("count(//li)")
-_IMAGES = lxml.etree.XPath("count(//img)")
-_HEADINGS = lxml.etree.XPath("count(//h2|//h3)")
-_OG_TYPE = lxml.etree.XPath('string(//meta[@property="og:type"]/@content)')
+#: Words of a link to a member's page: a thread links each post's author, an article its byline
+#: at most. Counted in all the page's link targets at once (lower-cased), not link by link.
+_PROFILE_LINK = re.compile(r"user|member|profile|space|uid=|u=\d|author|people|/u/|home\.php")
+_HREFS = lxml.etree.XPath("//a/@href", smart_strings=False)
+#: The tags whose numbers the signals read, counted in one walk of the tree.
+_COUNTED = ("pre", "code", "input", "select", "textarea", "li", "img", "h2", "h3", "meta", "script")
 _ARTICLE_TYPES = frozenset({"Article", "NewsArticle", "BlogPosting", "Report", "ReportageNewsArticle"})
 _FORUM_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Comment", "SocialMediaPosting"})
 _PRODUCT_TYPES = frozenset({"Product", "Offer", "AggregateOffer", "AggregateRating"})
@@ -97,6 +99,7 @@ SIGNALS = (
     "ld_service",
     "ld_doc",
     "og_article",
+    "profile_links",
 )
 
 
@@ -114,9 +117,16 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
     n = len(lines)
     text = "\n".join(lines).lower()  # the word patterns are lower-case: faster than IGNORECASE
     total = evidence.text_chars + evidence.link_chars
+    counts: Counter[str] = Counter()
     types: set[str] = set()
-    for script in tree.iterfind('.//script[@type="application/ld+json"]'):
-        types.update(_TYPES.findall(script.text or ""))
+    og_type = ""
+    for element in tree.iter(*_COUNTED):
+        tag = element.tag
+        counts[tag] += 1
+        if tag == "script" and element.get("type") == "application/ld+json":
+            types.update(_TYPES.findall(element.text or ""))
+        elif tag == "meta" and not og_type and element.get("property") == "og:type":
+            og_type = element.get("content") or ""
     words = max(len(text.split()), 1)
     return [
         math.log1p(n),
@@ -127,11 +137,11 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
         math.log1p(len(_SHOP.findall(text))),
         math.log1p(len(_SERVICE.findall(text))),
         math.log1p(len(_DOCS.findall(text))) - math.log1p(words) / 4,
-        math.log1p(_CODE(tree)),
-        math.log1p(_FORMS(tree)),
-        _per(_LIST_ITEMS(tree), n),
-        _per(_IMAGES(tree), n),
-        _per(_HEADINGS(tree), n),
+        math.log1p(counts["pre"] + counts["code"]),
+        math.log1p(counts["input"] + counts["select"] + counts["textarea"]),
+        _per(counts["li"], n),
+        _per(counts["img"], n),
+        _per(counts["h2"] + counts["h3"], n),
         sum(len(line) < 40 for line in lines) / max(n, 1),
         math.log1p(evidence.articles),
         1.0 if evidence.json_ld or evidence.itemprop else 0.0,
@@ -141,7 +151,8 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
         1.0 if types & _LIST_TYPES else 0.0,
         1.0 if types & _SERVICE_TYPES else 0.0,
         1.0 if types & _DOC_TYPES else 0.0,
-        1.0 if "article" in _OG_TYPE(tree).lower() else 0.0,
+        1.0 if "article" in og_type.lower() else 0.0,
+        math.log1p(len(_PROFILE_LINK.findall("\n".join(_HREFS(tree)).lower()))),
     ]
 
 
@@ -160,7 +171,8 @@ class KindClassifier:
     intercept: list[float] = field(default_factory=list)
     #: Without a site rule, single-page KSF (8-40x a parse) runs only on pages whose forum
     #: probability reaches this; ``benchmarks/holdout.py`` sets it to the lowest forum probability
-    #: of the forum pages it was fit on, so that none of them loses its posts.
+    #: of the forum pages it was fit on whose posts the cascade takes, so that none of them
+    #: loses its posts.
     forum_gate: float = 0.0
 
     def fit(

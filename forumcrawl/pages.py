@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -31,6 +32,7 @@ from forumcrawl.extractors.arbiter import (
     Arbiter,
     candidate_features,
     load_arbiter,
+    marks_body,
     page_evidence,
     text_tokens,
     thread_agreement,
@@ -396,10 +398,16 @@ class Cascade:
         assert self.arbiter is not None
         proba = self.kind_proba(doc)
         kind = self.page_kind(doc)
+        evidence = page_evidence(doc)
         candidates: dict[str, Extraction] = {}
+        bags: dict[str, Counter[str]] = {}
         thread: Extraction | None = None
-        for name in self.stages:
+        # The cheap stage first: when its text is the body the page marks, dom is not needed.
+        order = sorted(self.stages, key=lambda name: name != "cx")
+        for name in order:
             if name == "ksf" and proba.get("forum", 0.0) < self.forum_gate:
+                continue
+            if name == "dom" and "cx" in candidates and marks_body(bags["cx"], evidence):
                 continue
             found = self._try(name, doc, model, now, outcome)
             if found is None or (name == "ksf" and len(found.posts) < 2):
@@ -409,7 +417,7 @@ class Cascade:
                 thread = found
             elif name in _ARBITRATED:
                 candidates[name] = found
-        bags = {name: text_tokens(found.text) for name, found in candidates.items()}
+                bags[name] = text_tokens(found.text)
         if thread is not None and (
             not candidates or thread_agreement(text_tokens(thread.text), list(bags.values())) >= self.arbiter.thread_min
         ):
@@ -417,7 +425,6 @@ class Cascade:
             return thread
         if not candidates:
             return None
-        evidence = page_evidence(doc)
         best = max(
             candidates,
             key=lambda name: self.arbiter.score(  # type: ignore[union-attr]
