@@ -48,9 +48,10 @@ _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _SPACE = re.compile(r"\s+")
 _JSON_LD = lxml.etree.XPath('//script[@type="application/ld+json"]')
-_ITEMPROP_BODY = lxml.etree.XPath(
-    '//*[@itemprop="articleBody" or @itemprop="text" or @itemprop="reviewBody"]'
-)
+# Every element with an itemprop, filtered in Python: three attribute tests in XPath cost
+# three times as much.
+_ITEMPROP = lxml.etree.XPath("//*[@itemprop]")
+_BODY_PROPS = frozenset({"articleBody", "text", "reviewBody"})
 _ARTICLES = lxml.etree.XPath("//article")
 #: A candidate that holds this share of the page's marked body and is this share marked body
 #: (both ways) is that body: another stage cannot do better than find it too. Chosen by
@@ -148,7 +149,9 @@ def _evidence(doc: Document) -> Evidence:
             body = " ".join(body.split())
             if len(body) > len(evidence.json_ld):
                 evidence.json_ld = body
-    for element in _ITEMPROP_BODY(tree):
+    for element in _ITEMPROP(tree):
+        if element.get("itemprop") not in _BODY_PROPS:
+            continue
         text = _text(element)
         if len(text) > len(evidence.itemprop):
             evidence.itemprop = text

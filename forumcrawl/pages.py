@@ -402,24 +402,29 @@ class Cascade:
         candidates: dict[str, Extraction] = {}
         bags: dict[str, Counter[str]] = {}
         thread: Extraction | None = None
-        # The cheap stage first: when its text is the body the page marks, dom is not needed.
+        thread_bag: Counter[str] = Counter()
+        # The cheap stage first. dom is not needed when cx's text is the body the page marks,
+        # nor when KSF's posts already agree with cx enough to win.
         order = sorted(self.stages, key=lambda name: name != "cx")
         for name in order:
             if name == "ksf" and proba.get("forum", 0.0) < self.forum_gate:
                 continue
-            if name == "dom" and "cx" in candidates and marks_body(bags["cx"], evidence):
+            if name == "dom" and "cx" in bags and (
+                marks_body(bags["cx"], evidence)
+                or (thread is not None and thread_agreement(thread_bag, [bags["cx"]]) >= self.arbiter.thread_min)
+            ):
                 continue
             found = self._try(name, doc, model, now, outcome)
             if found is None or (name == "ksf" and len(found.posts) < 2):
                 # One KSF post is one block of a longer body: the arbiter decides.
                 outcome.misses.append(name)
             elif name == "ksf":
-                thread = found
+                thread, thread_bag = found, text_tokens(found.text)
             elif name in _ARBITRATED:
                 candidates[name] = found
                 bags[name] = text_tokens(found.text)
         if thread is not None and (
-            not candidates or thread_agreement(text_tokens(thread.text), list(bags.values())) >= self.arbiter.thread_min
+            not candidates or thread_agreement(thread_bag, list(bags.values())) >= self.arbiter.thread_min
         ):
             thread.page_kind = kind
             return thread

@@ -12,6 +12,7 @@ from forumcrawl.document import Document
 from forumcrawl.extractors.arbiter import (
     Arbiter,
     candidate_features,
+    marks_body,
     page_evidence,
     text_tokens,
     thread_agreement,
@@ -63,6 +64,22 @@ def test_evidence_reads_the_pages_own_markers():
     assert evidence.articles == 1 and SENTENCES[2] in evidence.article
     assert evidence.headline == "River floods town"
     assert any(line.startswith("Home World Sport Shop") for line in evidence.link_lines)
+
+
+def test_a_text_that_is_the_marked_body_spares_the_costlier_stage():
+    evidence = page_evidence(Document.from_text(article()))
+    assert marks_body(text_tokens(f"{BODY} {BODY}"), evidence)
+    # Half the body is not the marked body, and a page that marks none never spares a stage.
+    assert not marks_body(text_tokens(" ".join(SENTENCES[:2])), evidence)
+    unmarked = page_evidence(Document.from_text(f"<html><body><p>{BODY}</p></body></html>"))
+    assert not marks_body(text_tokens(BODY), unmarked)
+
+
+def test_kind_signals_count_links_to_members():
+    links = "".join(f'<a href="/members/{name}.{i}/">{name}</a>' for i, name in enumerate(["ann", "bob", "cy"]))
+    plain, linked = page_signals(Document.from_text(article())), page_signals(Document.from_text(article(links)))
+    where = SIGNALS.index("profile_links")
+    assert plain[where] == 0.0 and linked[where] > 0.0
 
 
 def test_the_marked_body_scores_above_the_menu():
