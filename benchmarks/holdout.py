@@ -266,10 +266,18 @@ def marked_agreement(models: Models, pages: Sequence[Page]) -> float:
 def skips_dom(models: Models, page: Page) -> bool:
     """``cx`` holds the page's marked body and is held by it (see ``Models.marked``)."""
     cx = page.features.get("cx")
-    if not cx or "dom" not in page.features:
+    if not cx:
         return False
     marked = dict(zip(FEATURES, cx))
     return marked["has_marker"] > 0 and min(marked["marker_recall"], marked["marker_precision"]) >= models.marked
+
+
+def runs_dom(models: Models, page: Page, ran_ksf: bool) -> bool:
+    """Whether the cascade runs ``dom`` on ``page``: not when ``cx`` is the marked body, nor
+    when KSF's posts agree with ``cx`` enough to win whatever ``dom`` finds."""
+    if skips_dom(models, page):
+        return False
+    return not (ran_ksf and page.ksf_thread and page.agreement_cx >= models.arbiter.thread_min)
 
 
 def choose(models: Models, page: Page) -> tuple[str | None, bool]:
@@ -299,7 +307,7 @@ def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int, flo
         stage, ksf = choose(models, page)
         f1s.append(page.f1[stage] if stage else 0.0)
         ran += ksf
-        dom += "dom" in page.features and not skips_dom(models, page)
+        dom += runs_dom(models, page, ksf)
         changed += (stage == "ksf") != (page.cascade_before() == "ksf" and page.ksf_posts >= 2)
     return _mean(f1s), ran / len(pages), changed, dom / len(pages)
 

@@ -37,7 +37,7 @@ KINDS = ("article", "forum", "listing", "collection", "product", "service", "doc
 CONTENT_KINDS = frozenset({"article", "forum"})
 NON_CONTENT_KINDS = frozenset(KINDS) - CONTENT_KINDS
 
-# Each pattern opens with a look-ahead at the first characters its words can start with, so
+# The two busiest patterns open with a look-ahead at the first characters they can match at, so
 # that the regex engine skips other positions fast (the counts are the same).
 _DATE = re.compile(
     r"(?=[\djfmasond])(?:\b(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
