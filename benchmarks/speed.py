@@ -6,7 +6,8 @@ Every stage starts from the page file, so that the read+gunzip time can be subtr
 - ``parse``: read, decode as UTF-8 (errors replaced), ``lxml.html.document_fromstring`` — the floor
   any DOM-based extractor pays;
 - ``ours``: read, ``forumcrawl.offline.extract_bytes`` (decoding, parsing, extraction, fields);
-- ``trafilatura``: read, the same ``trafilatura.extract`` call as ``peers.py``.
+- ``trafilatura``: read, the same ``trafilatura.extract`` call as ``peers.py``;
+- with ``--components``, each part of our cascade alone (:func:`component_stages`).
 
 Each round runs every stage over every page; the best and the median round are reported, in
 seconds net of ``read`` and as a ratio to ``parse``::
@@ -71,6 +72,41 @@ def ours_stage(method: str | None) -> Stage:
     return stage
 
 
+#: The parts :func:`component_stages` times beside ``doc``.
+_PARTS = ("cx lines", "cx", "evidence (+lines)", "kind signals (+evidence)", "dom", "ksf", "fields")
+
+
+def component_stages() -> dict[str, Stage]:
+    """Each part of the default cascade alone, every one from the page file: ``doc`` decodes and
+    parses (forumcrawl's Document), the others add one part to that; a part's own cost is its
+    time less ``doc``'s. ``ksf`` and ``dom`` run here on every page, the cascade on some."""
+    from forumcrawl.document import Document
+    from forumcrawl.extractors.arbiter import page_evidence
+    from forumcrawl.extractors.cx import document_lines
+    from forumcrawl.extractors.dom_density import DomDensityExtractor
+    from forumcrawl.extractors.kinds import page_signals
+    from forumcrawl.extractors.ksf import extract_single
+    from forumcrawl.pages import Cascade, Extraction, article_item
+
+    cascade = Cascade()
+
+    def doc(path: Path) -> Document:
+        document = Document.from_bytes(peers.read_page(path))
+        _ = document.tree
+        return document
+
+    return {
+        "doc": doc,
+        "cx lines": lambda path: document_lines(doc(path)),
+        "cx": lambda path: cascade.cx_text(doc(path)),
+        "evidence (+lines)": lambda path: page_evidence(doc(path)),
+        "kind signals (+evidence)": lambda path: page_signals(doc(path)),
+        "dom": lambda path: DomDensityExtractor().extract(doc(path)),
+        "ksf": lambda path: extract_single(doc(path)),
+        "fields": lambda path: article_item(doc(path), Extraction("cx", "text")),
+    }
+
+
 def time_rounds(stages: dict[str, Stage], files: list[Path], rounds: int) -> dict[str, list[float]]:
     """Seconds per round for each stage over all files, after one warm-up pass."""
     for path in files:
@@ -108,18 +144,23 @@ def summarise(timings: dict[str, list[float]], pages: int) -> dict[str, dict[str
 
 
 def format_table(summary: dict[str, dict[str, Any]]) -> str:
+    """Markdown table; with components, the last column is a part's own cost (less ``doc``)."""
+    doc = summary.get("doc", {}).get("best", {}).get("to_parse")
     lines = [
-        "| stage | best s | net s | ms/page | × parse | median net s | × parse (median) |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| stage | best s | net s | ms/page | × parse | median net s | × parse (median) | own × parse |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, entry in summary.items():
         best, median = entry["best"], entry["median"]
         ratio = "—" if best["to_parse"] is None else f"{best['to_parse']:.1f}"
         ratio_median = "—" if median["to_parse"] is None else f"{median['to_parse']:.1f}"
+        own = "—"
+        if doc is not None and name in _PARTS and best["to_parse"] is not None:
+            own = f"{best['to_parse'] - doc:.2f}"
         lines.append(
             f"| {name} | {best['seconds']:.3f} | {best['net_seconds']:.3f}"
             f" | {best['ms_per_page']:.2f} | {ratio}"
-            f" | {median['net_seconds']:.3f} | {ratio_median} |"
+            f" | {median['net_seconds']:.3f} | {ratio_median} | {own} |"
         )
     return "\n".join(lines)
 
@@ -130,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", "--rounds", type=int, default=3, help="%(default)s")
     parser.add_argument("--limit", type=int, help="only the first N pages")
     parser.add_argument("--method", help="time only this stage of our cascade (e.g. cx)")
+    parser.add_argument(
+        "--components", action="store_true", help="also time each part of the cascade alone (see component_stages)"
+    )
     parser.add_argument("--json", type=Path, default=Path("speed.json"), help="%(default)s")
     args = parser.parse_args(argv)
     if args.rounds < 1:
@@ -145,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         print(f"ours: not timed, forumcrawl.offline unavailable: {exc}", file=sys.stderr)
     stages["trafilatura"] = stage_trafilatura
+    if args.components:
+        stages.update(component_stages())
 
     summary = summarise(time_rounds(stages, files, args.rounds), len(files))
     print(f"{len(files)} pages from {args.pages}, {args.rounds} rounds\n")
