@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from forumcrawl.extractors.arbiter import (
     page_evidence,
     text_tokens,
     thread_agreement,
+    visible_chars,
 )
 from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
@@ -62,7 +62,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-_SPACE = re.compile(r"\s+")
 
 #: Single-page KSF (no site rule) gives way when its text is under this share of what the
 #: line-block method finds on the page: it then holds one block of a longer body. Checked on all
@@ -79,7 +78,7 @@ _ARBITRATED = ("dom", "cx")
 
 
 def _chars(texts: Iterable[str]) -> int:
-    return sum(len(_SPACE.sub("", t)) for t in texts)
+    return sum(map(visible_chars, texts))
 
 
 @dataclass
@@ -323,7 +322,7 @@ class Cascade:
         """Whether a stage's result counts: enough text, or posts a site's learned rule read
         from the site's post template (a one-word reply is a post by its place on the page, not
         by its length; ``min_chars`` guards the stages that guess a region on any page)."""
-        chars = len(_SPACE.sub("", found.text))
+        chars = visible_chars(found.text)
         return chars >= self.min_chars or (chars > 0 and bool(found.posts) and found.rule_id is not None)
 
     def run(self, doc: Document, model: SiteModel | None = None, *, now: datetime | None = None) -> CascadeOutcome:
