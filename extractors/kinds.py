@@ -50,17 +50,15 @@ _REPLY = re.compile(
     r"votes?|permalink|report)\b|回复|楼|帖|发表于|注册|积分)"
 )
 _PRICE = re.compile(r"(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|usd|eur|gbp))")
-_SHOP = re.compile(
-    r"\b(?:add to (?:cart|bag|basket)|buy now|in stock|out of stock|free shipping|sku|"
-    r"quantity|reviews?|ratings?|wishlist)\b"
-)
-_SERVICE = re.compile(
-    r"\b(?:contact us|get (?:a|your) (?:quote|started)|book (?:a|an|now)|schedule|pricing|"
-    r"our services|free consultation|request|call us|appointment|plans?)\b"
-)
-_DOCS = re.compile(
-    r"\b(?:documentation|api|reference|parameters?|returns?|example|install(?:ation)?|"
-    r"configuration|tutorial|guide|version|deprecated)\b"
+# Shop, service and documentation words, read in one pass (no word of one list starts or ends
+# inside a phrase of another, so the counts are those of three separate passes).
+_TOPIC_WORDS = re.compile(
+    r"\b(?:(?P<shop>add to (?:cart|bag|basket)|buy now|in stock|out of stock|free shipping|sku|"
+    r"quantity|reviews?|ratings?|wishlist)|"
+    r"(?P<service>contact us|get (?:a|your) (?:quote|started)|book (?:a|an|now)|schedule|pricing|"
+    r"our services|free consultation|request|call us|appointment|plans?)|"
+    r"(?P<docs>documentation|api|reference|parameters?|returns?|example|install(?:ation)?|"
+    r"configuration|tutorial|guide|version|deprecated))\b"
 )
 _TYPES = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 #: Words of a link to a member's page: a thread links each post's author, an article its byline
@@ -130,15 +128,16 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
         elif tag == "meta" and not og_type and element.get("property") == "og:type":
             og_type = element.get("content") or ""
     words = max(len(text.split()), 1)
+    topics = Counter(match.lastgroup for match in _TOPIC_WORDS.finditer(text))
     return [
         math.log1p(n),
         evidence.link_chars / total if total else 0.0,
         _per(len(_DATE.findall(text)), n),
         _per(len(_REPLY.findall(text)), n),
         _per(len(_PRICE.findall(text)), n),
-        math.log1p(len(_SHOP.findall(text))),
-        math.log1p(len(_SERVICE.findall(text))),
-        math.log1p(len(_DOCS.findall(text))) - math.log1p(words) / 4,
+        math.log1p(topics["shop"]),
+        math.log1p(topics["service"]),
+        math.log1p(topics["docs"]) - math.log1p(words) / 4,
         math.log1p(counts["pre"] + counts["code"]),
         math.log1p(counts["input"] + counts["select"] + counts["textarea"]),
         _per(counts["li"], n),

@@ -8,7 +8,9 @@ page's kind is read first (:mod:`forumcrawl.extractors.kinds`); single-page KSF 
 page that may be a thread, and wins when it splits the page into posts that ``dom`` or ``cx``
 find as well (an article's comments, which KSF takes for posts, they do not); otherwise ``dom``
 and ``cx`` both propose a text and :mod:`forumcrawl.extractors.arbiter` keeps the one the page's
-evidence backs. A stage that raises is recorded and the next one runs: one bad page never
+evidence backs. ``cx``, the cheap one, runs first, and ``dom`` not at all when ``cx``'s text is
+the body the page marks (:func:`~forumcrawl.extractors.arbiter.marks_body`) or KSF's posts
+already agree with it enough to win. A stage that raises is recorded and the next one runs: one bad page never
 stops a crawl. The Naive Bayes value
 filter, when on, judges what the winning stage found (:class:`ValueFilter`). No Scrapy here: the
 spiders and ``forumcrawl extract`` call exactly this code.
