@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from exc
     try:
         if args.reset:
-            client.delete(*keys.all(), *client.scan_iter(match=keys.thread("*")))
+            client.delete(*keys.all(), *(k for pattern in keys.patterns() for k in client.scan_iter(match=pattern)))
         push_seeds(client, keys, urls, sorted({site_of(u) for u in urls}))
     except REDIS_ERRORS as exc:
         raise CommandError(f"Redis at {url} unavailable: {exc}") from exc
