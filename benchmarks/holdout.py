@@ -153,7 +153,10 @@ def _page_inputs(page: Page, folder: Path) -> None:
     if bags:
         thread = text_tokens(page.texts["ksf"])
         page.agreement = thread_agreement(thread, list(bags.values()))
-        page.agreement_cx = thread_agreement(thread, [bags["cx"]]) if "cx" in bags else page.agreement
+        if "cx" in bags:
+            page.agreement_cx = thread_agreement(thread, [bags["cx"]])
+        else:
+            page.agreement_cx = page.agreement
 
 
 def _balanced(labels: Sequence[str]) -> list[float]:
@@ -176,7 +179,8 @@ def forum_gate(model: KindClassifier, arbiter: Arbiter, pages: Sequence[Page]) -
     forum = [
         model.predict_proba(p.signals).get("forum", 0.0)
         for p in pages
-        if p.kind == "forum" and p.signals and p.ksf_thread and (not p.features or p.agreement >= arbiter.thread_min)
+        if p.kind == "forum" and p.signals and p.ksf_thread
+        and (not p.features or p.agreement >= arbiter.thread_min)
     ]
     return min(forum) if forum else 0.0
 
@@ -258,7 +262,8 @@ def marked_agreement(models: Models, pages: Sequence[Page]) -> float:
     base = {name: score(always, folder)[0] for name, folder in by_folder.items()}
     for value in MARKED_GRID:
         trial = Models(models.kinds, models.gate, models.arbiter, value)
-        if all(score(trial, folder)[0] >= base[name] - MARKED_MAX_LOSS for name, folder in by_folder.items()):
+        scores = {name: score(trial, folder)[0] for name, folder in by_folder.items()}
+        if all(scores[name] >= base[name] - MARKED_MAX_LOSS for name in by_folder):
             return value
     return 2.0
 
@@ -269,7 +274,8 @@ def skips_dom(models: Models, page: Page) -> bool:
     if not cx:
         return False
     marked = dict(zip(FEATURES, cx))
-    return marked["has_marker"] > 0 and min(marked["marker_recall"], marked["marker_precision"]) >= models.marked
+    agreement = min(marked["marker_recall"], marked["marker_precision"])
+    return marked["has_marker"] > 0 and agreement >= models.marked
 
 
 def runs_dom(models: Models, page: Page, ran_ksf: bool) -> bool:
@@ -385,7 +391,8 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     """Markdown table of :func:`holdout_rows`."""
     lines = [
         "| folder | pages | held-apart | tuned-on | before | ksf alone | dom alone | cx alone "
-        "| trafilatura | KSF ran | dom ran | thread decisions changed | gate | thread_min | marked |",
+        "| trafilatura | KSF ran | dom ran | thread decisions changed | gate | thread_min "
+        "| marked |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
@@ -394,7 +401,8 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
             f"| {_cell(row['tuned_on'])} | {_cell(row['before'])} | {_cell(row['alone_ksf'])} "
             f"| {_cell(row['alone_dom'])} | {_cell(row['alone_cx'])} | {_cell(row['trafilatura'])} "
             f"| {row['ksf_ran']:.0%} | {row['dom_ran']:.0%} | {row['thread_changed']} "
-            f"| {row['gate_held_apart']:.3f} | {row['thread_min_held_apart']:.1f} | {row['marked_held_apart']:.2f} |"
+            f"| {row['gate_held_apart']:.3f} | {row['thread_min_held_apart']:.1f} "
+            f"| {row['marked_held_apart']:.2f} |"
         )
     return "\n".join(lines)
 
@@ -429,7 +437,8 @@ def run(
         KINDS_MODEL.write_text(json.dumps(models.kinds.to_dict(), indent=1) + "\n", encoding="utf-8")
         ARBITER_MODEL.write_text(json.dumps(models.arbiter.to_dict(), indent=1) + "\n", encoding="utf-8")
         log(f"models fit on {len(everything)} pages written to {KINDS_MODEL} and {ARBITER_MODEL}")
-        log(f"marked-body agreement fit on every folder: {models.marked} (arbiter.py: {MARKED_BODY_AGREEMENT})")
+        log(f"marked-body agreement fit on every folder: {models.marked} "
+            f"(arbiter.py: {MARKED_BODY_AGREEMENT})")
     return result
 
 

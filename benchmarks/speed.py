@@ -147,7 +147,8 @@ def format_table(summary: dict[str, dict[str, Any]]) -> str:
     """Markdown table; with components, the last column is a part's own cost (less ``doc``)."""
     doc = summary.get("doc", {}).get("best", {}).get("to_parse")
     lines = [
-        "| stage | best s | net s | ms/page | × parse | median net s | × parse (median) | own × parse |",
+        "| stage | best s | net s | ms/page | × parse | median net s | × parse (median) "
+        "| own × parse |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, entry in summary.items():
@@ -172,7 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="only the first N pages")
     parser.add_argument("--method", help="time only this stage of our cascade (e.g. cx)")
     parser.add_argument(
-        "--components", action="store_true", help="also time each part of the cascade alone (see component_stages)"
+        "--components",
+        action="store_true",
+        help="also time each part of the cascade alone (see component_stages)",
     )
     parser.add_argument("--json", type=Path, default=Path("speed.json"), help="%(default)s")
     args = parser.parse_args(argv)

@@ -10,8 +10,9 @@ cart buttons, code blocks, the schema.org types it declares, how often its links
 members' pages (a thread links each post's author). A multinomial logistic model
 (:class:`KindClassifier`, scikit-learn shaped, weights kept as JSON) weighs them.
 
-It is fit by ``benchmarks/holdout.py --write-models`` on the evaluation folders; forum-or-not is reported
-leave-one-folder-out, the non-content kinds (found only in wcxb-dev) by folds grouped by site.
+It is fit by ``benchmarks/holdout.py --write-models`` on the evaluation folders; forum-or-not
+is reported leave-one-folder-out, the non-content kinds (found only in wcxb-dev) by folds
+grouped by site.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ _DATE = re.compile(
     r"\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b|\d{4}年\d{1,2}月\d{1,2}日)"
 )
 _REPLY = re.compile(
-    r"(?=[rqpjmtav回楼帖发注积])(?:\b(?:repl(?:y|ies|ied)|quote|posts?:|joined|member|registered|thread|answer(?:s|ed)?|"
-    r"votes?|permalink|report)\b|回复|楼|帖|发表于|注册|积分)"
+    r"(?=[rqpjmtav回楼帖发注积])(?:\b(?:repl(?:y|ies|ied)|quote|posts?:|joined|member|registered|"
+    r"thread|answer(?:s|ed)?|votes?|permalink|report)\b|回复|楼|帖|发表于|注册|积分)"
 )
 _PRICE = re.compile(r"(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|usd|eur|gbp))")
 # Shop, service and documentation words, read in one pass (no word of one list starts or ends

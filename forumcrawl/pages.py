@@ -10,10 +10,10 @@ find as well (an article's comments, which KSF takes for posts, they do not); ot
 and ``cx`` both propose a text and :mod:`forumcrawl.extractors.arbiter` keeps the one the page's
 evidence backs. ``cx``, the cheap one, runs first, and ``dom`` not at all when ``cx``'s text is
 the body the page marks (:func:`~forumcrawl.extractors.arbiter.marks_body`) or KSF's posts
-already agree with it enough to win. A stage that raises is recorded and the next one runs: one bad page never
-stops a crawl. The Naive Bayes value
-filter, when on, judges what the winning stage found (:class:`ValueFilter`). No Scrapy here: the
-spiders and ``forumcrawl extract`` call exactly this code.
+already agree with it enough to win. A stage that raises is recorded and the next one runs:
+one bad page never stops a crawl. The Naive Bayes value filter, when on, judges what the
+winning stage found (:class:`ValueFilter`). No Scrapy here: the spiders and ``forumcrawl
+extract`` call exactly this code.
 """
 
 from __future__ import annotations
@@ -391,6 +391,11 @@ class Cascade:
             kind = "forum" if proba.get("forum", 0.0) > proba.get("article", 0.0) else "article"
         return kind
 
+    def _thread_wins(self, thread: Counter[str], others: list[Counter[str]]) -> bool:
+        """Whether KSF's posts agree with one of the other candidates enough to be taken."""
+        assert self.arbiter is not None
+        return thread_agreement(thread, others) >= self.arbiter.thread_min
+
     def _arbitrate(
         self, doc: Document, model: SiteModel | None, now: datetime, outcome: CascadeOutcome
     ) -> Extraction | None:
@@ -412,7 +417,7 @@ class Cascade:
                 continue
             if name == "dom" and "cx" in bags and (
                 marks_body(bags["cx"], evidence)
-                or (thread is not None and thread_agreement(thread_bag, [bags["cx"]]) >= self.arbiter.thread_min)
+                or (thread is not None and self._thread_wins(thread_bag, [bags["cx"]]))
             ):
                 continue
             found = self._try(name, doc, model, now, outcome)
@@ -425,7 +430,7 @@ class Cascade:
                 candidates[name] = found
                 bags[name] = text_tokens(found.text)
         if thread is not None and (
-            not candidates or thread_agreement(thread_bag, list(bags.values())) >= self.arbiter.thread_min
+            not candidates or self._thread_wins(thread_bag, list(bags.values()))
         ):
             thread.page_kind = kind
             return thread
