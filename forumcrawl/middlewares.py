@@ -13,6 +13,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from forumcrawl.document import site_of
 from forumcrawl.extractors.links import LinkRecord, load_link_model
+from forumcrawl.redis.keys import redis_url_from_settings
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -123,6 +124,8 @@ class NavigationMiddleware:
             raise NotConfigured("FORUMCRAWL_NAVIGATION_ENABLED is false")
         middleware = cls(crawler)
         crawler.signals.connect(middleware.request_dropped, signal=signals.request_dropped)
+        if redis_url_from_settings(crawler.settings):
+            crawler.signals.connect(middleware.redirect_queued, signal=signals.request_scheduled)
         return middleware
 
     @staticmethod
@@ -185,6 +188,17 @@ class NavigationMiddleware:
                 navigator.forget(request.url)
             return
         self._dry(request)
+
+    def redirect_queued(self, request: Request) -> None:
+        """In a cluster a redirect's target goes to the shared queue, and the worker that
+        downloads it reports its outcome to its own navigator: the place the URL first asked
+        holds here is given back now, or the pattern would wait for an outcome that never
+        comes here."""
+        redirects = request.meta.get("redirect_urls")
+        if redirects and self._tracked(request):
+            navigator = self._navigator(redirects[0])
+            if navigator is not None:
+                navigator.forget(redirects[0])
 
     def request_dropped(self, request: Request) -> None:
         """A redirect the scheduler refused (its target was queued already) led nowhere new."""

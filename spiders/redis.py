@@ -121,6 +121,7 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
             leases_key=keys.leases,
             dupefilter_key=keys.seen,
             seeds_key=keys.seeds,
+            waiting_key=keys.waiting_lists,
             dedup_ttl=settings.getint("FORUMCRAWL_REDIS_DEDUP_TTL"),
         )
         spider.notes = WorkerNotes(spider.server, keys)
@@ -230,14 +231,25 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
                 self._cleared.add(site)
                 learned.append(site)
         sampling = [s for s in self.learner.pending_sites() if s not in self._learning] if self.learner else []
-        self._sharing = deferToThread(self._share, ours, sampling, learned, waiting)
+        known = set(self._navigators) | set(sampling) | self._learning
+        grace = self.crawler.settings.getfloat("FORUMCRAWL_REDIS_IDLE_CLOSE")
+        stalled = self._queue_empty_for() >= grace
+        self._sharing = deferToThread(self._share, ours, sampling, learned, waiting, known, stalled)
         self._sharing.addBoth(self._shared, ours)
 
     def _share(
-        self, ours: Notes, sampling: list[str], learned: list[str], waiting: list[str]
+        self, ours: Notes, sampling: list[str], learned: list[str], waiting: list[str], known: set[str], stalled: bool
     ) -> tuple[Notes, list[str], list[str]]:
         assert self.learner is not None or not sampling
-        published = [site for site in sampling if self.learner.store.get(site) is not None]
+        # Links waiting for a site this worker neither learned nor samples: the worker that
+        # sampled it may have died. Its rules, if published, are adopted here; without rules,
+        # once the cluster's queue has stayed empty, the links are queued as they were (they
+        # become the next sample) rather than wait for ever.
+        prefix = self.keys.waiting("")
+        orphans = [key[len(prefix) :] for key in self.frontier.waiting_lists() if key[len(prefix) :] not in known]
+        published = [site for site in sampling + orphans if self.learner and self.learner.store.get(site) is not None]
+        if stalled:
+            waiting += [self.keys.waiting(site) for site in orphans if site not in published]
         theirs = self.notes.exchange(ours, sampling, learned)
         lease = self.crawler.settings.getfloat("FORUMCRAWL_REDIS_LEASE_SECONDS")
         return theirs, self.frontier.take_waiting(waiting, lease), published

@@ -174,6 +174,11 @@ class ClusterKeys:
         """HASH of the pages of one thread held until it is complete (``*``: a SCAN pattern)."""
         return self._key(f"thread:{thread}")
 
+    @property
+    def waiting_lists(self) -> str:
+        """SET of the keys of the :meth:`waiting` lists that hold requests."""
+        return self._key("waiting")
+
     def waiting(self, site: str) -> str:
         """LIST of requests for ``site``'s links held back until its rules exist (``*``: a SCAN
         pattern); queued by whichever worker has the rules first."""
@@ -208,7 +213,7 @@ class ClusterKeys:
         """Every key of the crawl but those of :meth:`patterns` (to reset it)."""
         return [
             self.queue, self.leases, self.seen, self.seeds, self.sites, self.items, self.contents,
-            self.threads, self.pages, self.closed, self.stats,
+            self.threads, self.pages, self.closed, self.waiting_lists, self.stats,
         ]
 
 

@@ -54,33 +54,37 @@ redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
 return 1
 """
 
-# KEYS: waiting list, seen. ARGV: member, fingerprint ('' = no dedup), ttl seconds.
+# KEYS: waiting list, seen, waiting index. ARGV: member, fingerprint ('' = no dedup), ttl seconds.
 _WAIT = """
 if ARGV[2] ~= '' then
   if redis.call('SADD', KEYS[2], ARGV[2]) == 0 then return 0 end
   if tonumber(ARGV[3]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
 end
 redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[3], KEYS[1])
 return 1
 """
 
-# KEYS: leases, waiting lists… ARGV: lease seconds. Leases every waiting request to the caller.
+# KEYS: leases, waiting index, waiting lists… ARGV: lease seconds. Leases every waiting request
+# to the caller.
 _TAKE_WAITING = _NOW + """
 local out = {}
-for i = 2, #KEYS do
+for i = 3, #KEYS do
   for _, m in ipairs(redis.call('LRANGE', KEYS[i], 0, -1)) do
     redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), m)
     out[#out + 1] = m
   end
   redis.call('DEL', KEYS[i])
+  redis.call('SREM', KEYS[2], KEYS[i])
 end
 return out
 """
 
-# KEYS: queue, leases, seeds. ARGV: lease seconds, how many to lease.
-# Returns {requeued, queued, leased, seeds, member…}: the leased members and the cluster's state.
+# KEYS: queue, leases, seeds, waiting index. ARGV: lease seconds, how many to lease.
+# Returns {requeued, queued, leased, seeds, waiting, member…}: the leased members and the
+# cluster's state.
 _TAKE = _NOW + _REQUEUE + """
-local out = {#expired, 0, 0, 0}
+local out = {#expired, 0, 0, 0, 0}
 local n = tonumber(ARGV[2])
 if n > 0 then
   local top = redis.call('ZPOPMIN', KEYS[1], n)
@@ -95,6 +99,7 @@ local kind = redis.call('TYPE', KEYS[3])['ok']
 if kind == 'list' then out[4] = redis.call('LLEN', KEYS[3])
 elseif kind == 'set' then out[4] = redis.call('SCARD', KEYS[3])
 elseif kind == 'zset' then out[4] = redis.call('ZCARD', KEYS[3]) end
+for _, list in ipairs(redis.call('SMEMBERS', KEYS[4])) do out[5] = out[5] + redis.call('LLEN', list) end
 return out
 """
 
@@ -142,11 +147,14 @@ class Exchange:
     queued: int
     leased: int
     seeds: int
+    #: Requests waiting for their site's rules (see :meth:`LeasedQueue.take_waiting`).
+    waiting: int = 0
 
     @property
     def idle(self) -> bool:
-        """No request queued, leased or waiting as a seed anywhere in the cluster."""
-        return not (self.queued or self.leased or self.seeds)
+        """No request queued, leased, waiting as a seed or for its site's rules anywhere in the
+        cluster."""
+        return not (self.queued or self.leased or self.seeds or self.waiting)
 
 
 class LeasedQueue(PriorityQueue):
@@ -166,12 +174,15 @@ class LeasedQueue(PriorityQueue):
         leases_key: str,
         dupefilter_key: str,
         seeds_key: str = "",
+        waiting_key: str = "",
         dedup_ttl: int = 0,
     ) -> None:
         super().__init__(server, spider, key, serializer or json_serializer)
         self.leases_key = leases_key
         self.dupefilter_key = dupefilter_key
         self.seeds_key = seeds_key or f"{self.key}:start_urls"
+        #: SET of the waiting lists' keys (what :meth:`status` counts as waiting).
+        self.waiting_key = waiting_key or f"{self.key}:waiting"
         self.dedup_ttl = dedup_ttl
         self._push = server.register_script(_PUSH)
         self._take = server.register_script(_TAKE)
@@ -215,14 +226,20 @@ class LeasedQueue(PriorityQueue):
         for entry in entries:
             fp = entry.fingerprint if entry.fingerprint is not None else b""
             if entry.waiting:
-                self._wait(keys=[entry.waiting, self.dupefilter_key], args=[entry.member, fp, self.dedup_ttl], client=pipe)
+                self._wait(
+                    keys=[entry.waiting, self.dupefilter_key, self.waiting_key],
+                    args=[entry.member, fp, self.dedup_ttl],
+                    client=pipe,
+                )
             else:
                 self._push(keys=keys, args=[entry.member, entry.score, fp, self.dedup_ttl], client=pipe)
         if acks:
             pipe.zrem(self.leases_key, *acks)
-        self._take(keys=[self.key, self.leases_key, self.seeds_key], args=[lease_seconds, want], client=pipe)
+        self._take(
+            keys=[self.key, self.leases_key, self.seeds_key, self.waiting_key], args=[lease_seconds, want], client=pipe
+        )
         results = pipe.execute()
-        requeued, queued, leased, seeds, *members = results[-1]
+        requeued, queued, leased, seeds, waiting, *members = results[-1]
         return Exchange(
             new=sum(int(r) for r in results[: len(entries)]),
             members=[m.decode("utf-8") for m in members],
@@ -230,6 +247,7 @@ class LeasedQueue(PriorityQueue):
             queued=int(queued),
             leased=int(leased),
             seeds=int(seeds),
+            waiting=int(waiting),
         )
 
     def peek_seeds(self, count: int, *, as_set: bool = False) -> list[bytes]:
@@ -271,8 +289,12 @@ class LeasedQueue(PriorityQueue):
         first, the leases expire and the requests are queued as they were."""
         if not waiting:
             return []
-        members = self._take_waiting(keys=[self.leases_key, *waiting], args=[lease_seconds])
+        members = self._take_waiting(keys=[self.leases_key, self.waiting_key, *waiting], args=[lease_seconds])
         return [m.decode("utf-8") for m in members]
+
+    def waiting_lists(self) -> list[str]:
+        """The keys of the lists where requests wait for their site's rules."""
+        return sorted(k.decode("utf-8") for k in self.server.smembers(self.waiting_key))
 
     def ack(self, members: Iterable[str]) -> None:
         """Forget finished leases."""

@@ -193,6 +193,7 @@ class LeasedRedisScheduler(Scheduler):
             leases_key=self.keys.leases,
             dupefilter_key=self.df.key,
             seeds_key=self.keys.seeds,
+            waiting_key=self.keys.waiting_lists,
             dedup_ttl=self.dedup_ttl,
         )
         self._pool.start()
