@@ -22,10 +22,12 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from crawl_eval import run_crawl
+from forumcrawl.extractors.navigation import pattern_key
 
 from forumcrawl.evaluation import match_posts
 
@@ -97,9 +99,10 @@ def grow_pybbm(site: Path, share: float, seed: int) -> list[dict[str, Any]]:
     total = int(subprocess.run([str(PYBBM_PYTHON), "manage.py", "shell", "-c", count_script], cwd=site,
                                capture_output=True, text=True, check=True).stdout.split()[-1])
     count = max(int(total * share), 2)
-    run = subprocess.run([str(PYBBM_PYTHON), "-c", "import django, os, sys; sys.path.insert(0, '.'); "
-                          "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'pybbsite.settings'); django.setup(); "
-                          f"sys.argv = ['grow', '{count}', '{seed}']; exec({PYBBM_GROW!r})"],
+    setup = ("import django, os, sys; sys.path.insert(0, '.'); "
+             "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'pybbsite.settings'); django.setup(); "
+             f"sys.argv = ['grow', '{count}', '{seed}']; exec({PYBBM_GROW!r})")
+    run = subprocess.run([str(PYBBM_PYTHON), "-c", setup],
                          cwd=site, capture_output=True, text=True, check=True)
     return json.loads(run.stdout.strip().splitlines()[-1])
 
@@ -113,10 +116,12 @@ def three_crawls(start: str, work: Path, grow: Any) -> dict[str, Any]:
             added = grow()
         folder = work / name
         folder.mkdir()
-        items, stats, _, seconds = run_crawl(start, folder, 0, settings)
+        items, stats, urls, seconds = run_crawl(start, folder, 0, settings)
         posts = [p for item in items for p in item["posts"]]
         result[name] = {"fetches": fetches(stats), "items": len(items), "posts": len(posts),
                         "seconds": round(seconds, 1)}
+        if name != "first":
+            result[name]["fetched"] = dict(Counter(pattern_key(url) for url in urls).most_common(8))
         if name == "grown":
             found = matched(added, posts)
             result[name].update({"added": len(added), "exactly_the_added": found == len(added) == len(posts),

@@ -17,17 +17,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from forumcrawl.extractors.navigation import pattern_key
 from itemadapter import ItemAdapter
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
-from scrapy.http import Response
 from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.http import Response
 
 from forumcrawl.document import Document, site_of
-from forumcrawl.extractors.navigation import pattern_key
 from forumcrawl.items import ForumThread, Post
 from forumcrawl.navigation import PatternBudget, SiteNavigator
-from forumcrawl.state import SiteState, index_rows, load, save
+from forumcrawl.state import SiteState, index_rows, list_flips, load, save
 
 __all__ = ["IncrementalPipeline", "Recrawl"]
 
@@ -59,10 +59,15 @@ class Recrawl:
 
     def answered(self, response: Response, request: Request) -> None:
         """Count each URL pattern's answers: one that only ever failed (a plugin page answering
-        500 after its retries) is closed for the next crawl, as the navigation would have."""
+        500 after its retries) is closed for the next crawl, as the navigation would have. A
+        thread page that is gone (404, 410: a deleted thread still listed) counts as read."""
         url = (request.meta.get("redirect_urls") or [request.url])[0]
         key = pattern_key(url)
         self._answers.setdefault(key, [url, 0, 0])[1 if response.status < 400 else 2] += 1
+        navigator = self.navigators.get(site_of(url))
+        thread = navigator.key(url) if navigator is not None and response.status in (404, 410) else None
+        if thread is not None and thread.thread is not None:
+            self.site(site_of(url)).gone(thread.thread)
 
     def site(self, site: str) -> SiteState:
         """``site``'s state, read on first use."""
@@ -88,27 +93,36 @@ class Recrawl:
             key = navigator.key(url)
             return key.thread if key is not None else None
 
-        self.site(doc.site).observe_index(*index_rows(doc.tree, doc.url, thread_of))
+        rows, links = index_rows(doc.tree, doc.url, thread_of)
+        # A row's own pager ("1 2 3 4" of a long thread) leads to thread pages, not list pages.
+        flips = [(url, n) for url, n in list_flips(doc.tree, doc.url) if not navigator.is_topic(url)]
+        self.site(doc.site).observe_index(rows, links, url=doc.url, flips=flips)
 
     def follows(self, site: str, url: str, navigator: SiteNavigator, source: str) -> tuple[bool, bool]:
         """Whether to follow a link to ``url`` found on the page ``source``, and whether a
         skipped link is a thread page this crawl had not met yet (what the navigator counts as
         a page's yield)."""
+        state = self.site(site)
+        if not state.paginates(source, url):
+            return False, False
         key = navigator.key(url)
-        if key is None or self.site(site).follows(url, key, navigator.key(source)):
+        if key is None or state.follows(url, key, navigator.key(source)):
             return True, False
         first = (site, str(key.thread), key.page) not in self._seen
         self._seen.add((site, str(key.thread), key.page))
         return False, first
 
     def save_all(self) -> list[Path]:
-        """Write every site's state."""
+        """Write every site's state. Closed from the start of the next crawl: the patterns the
+        navigation closed or fetched without a new thread page, those that only ever failed,
+        and those whose pages never reached it (empty, unreadable, not HTML)."""
         for site, navigator in self.navigators.items():
-            patterns = navigator.patterns.items()
-            closed = {k for k, b in patterns if b.closed or b.fetches and not b.hits}
+            patterns = navigator.patterns
+            closed = {k for k, b in patterns.items() if b.closed or b.fetches and not b.hits}
             closed |= {
                 key for key, (url, ok, failed) in self._answers.items()
-                if failed and not ok and site_of(url) == site and not navigator.is_topic(url)
+                if site_of(url) == site and not navigator.is_topic(url)
+                and (failed and not ok or ok and not (key in patterns and patterns[key].fetches))
             }
             self.site(site).closed_patterns = sorted(closed)
         return [save(self.folder, state, self.started) for state in self.sites.values()]

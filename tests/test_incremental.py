@@ -4,6 +4,7 @@ come out, nothing is lost or repeated, and an unchanged forum costs its index pa
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -154,3 +155,72 @@ def test_a_cluster_worker_refuses_incremental_and_a_bad_item_kind_in_one_line() 
         check_crawl("forum_redis", project_settings(cluster), {})
     with pytest.raises(CrawlSetupError, match="FORUMCRAWL_ITEM: expected one of page, thread, got 'threads'"):
         check_crawl("forum", project_settings({"FORUMCRAWL_ITEM": "threads"}), {"start": "http://127.0.0.1/"})
+
+
+@pytest.mark.parametrize("by", ["last", "first"])
+def test_a_board_list_is_read_to_its_first_unchanged_page_only_when_sorted_by_last_post(
+    tmp_path: Path, by: str
+) -> None:
+    # Boards of three list pages; sorted by last post (as the engines do), or by first post.
+    with serve("phpbb", boards=2, threads_per_board=12, threads_per_list_page=4) as server:
+        growth = Growth(server.site)
+        growth.apply(by)
+        crawl(tmp_path, "first", server)
+        same, _ = crawl(tmp_path, "same", server)
+        later_pages = [u for u in server.requested_urls() if "viewforum.php" in u and "start=" in u]
+        board = server.site.plan.boards[0]
+        deep = max(board.threads, key=lambda t: (t.list_page, t.tid))
+        assert deep.list_page == 3
+        added = growth.reply(deep.tid)
+        growth.apply(by)
+        grown, _ = crawl(tmp_path, "grown", server)
+    state = json.loads(next((tmp_path / "state").iterdir()).read_text("utf-8"))
+    assert not same.items
+    if by == "last":
+        assert state["sorted_lists"] == ["/viewforum.php?f"]
+        assert not later_pages, "an unchanged first page ends the list"
+    else:
+        assert state["sorted_lists"] == [], "a list sorted by first post is not taken for sorted by last post"
+        assert len(later_pages) == 4, "read whole: two more pages of each board"
+    new = [post for item in grown.items for post in item["posts"]]
+    assert [(p["author"], p["floor"]) for p in new] == [(p.author.name, p.floor) for p in added]
+
+
+def test_a_sorted_list_leads_to_its_next_page_only_from_a_changed_page() -> None:
+    import lxml.html
+
+    from forumcrawl.state import list_flips
+
+    # A pager of "next" links only, counting ?page= from 0 (Discourse): pages 1, 2, 3.
+    def page(n: int, threads: list[str]) -> tuple[str, Any]:
+        url = "http://f.example/" + (f"?page={n - 1}" if n > 1 else "")
+        rows = "".join(f'<li><a href="/t/{t}">T{t}</a></li>' for t in threads)
+        return url, lxml.html.fromstring(f'<ul>{rows}</ul><a href="/?page={n}" rel="next">next page</a>')
+
+    def of(url: str) -> str | None:
+        return url.rsplit("/", 1)[1] if "/t/" in url else None
+
+    first = SiteState("f.example")
+    for t in "1234":  # thread 1 opened first, replied to last
+        first.page(t, 1, 1, [{"author": "a", "published": f"2023-12-{10 + int(t)}T00:00:00+00:00"},
+                             {"author": "b", "published": f"2024-01-0{9 - int(t)}T00:00:00+00:00"}])
+    for n, threads in ((1, ["1", "2"]), (2, ["3", "4"])):
+        url, tree = page(n, threads)
+        rows, links = index_rows(tree, url, of)
+        assert list_flips(tree, url) == [(f"http://f.example/?page={n}", None)]
+        first.observe_index(rows, links, url=url, flips=list_flips(tree, url))
+    saved = first.to_dict("2024-01-10T00:00:00+00:00")
+    assert saved["sorted_lists"] == ["/"], "latest posts down the list, first posts not in order"
+    again = SiteState.from_dict(saved)
+    url, tree = page(1, ["1", "2"])
+    again.observe_index(*index_rows(tree, url, of), url=url, flips=list_flips(tree, url))
+    assert not again.paginates(url, "http://f.example/?page=1"), "an unchanged page ends the list"
+    assert again.paginates(url, "http://f.example/t/9"), "other links are the thread rule's"
+    bumped = SiteState.from_dict(saved)
+    url, tree = page(1, ["4", "1"])
+    tree.xpath("//li")[0].append(lxml.html.fromstring("<span>2024-01-10 10:00</span>"))
+    bumped.observe_index(*index_rows(tree, url, of), url=url, flips=list_flips(tree, url))
+    assert bumped.paginates(url, "http://f.example/?page=1")
+    url2, tree2 = page(2, ["2", "3"])
+    bumped.observe_index(*index_rows(tree2, url2, of), url=url2, flips=list_flips(tree2, url2))
+    assert not bumped.paginates(url2, "http://f.example/?page=2")
