@@ -31,8 +31,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from itertools import pairwise
 from pathlib import Path
@@ -49,7 +49,8 @@ from forumcrawl.extractors.navigation import (
 )
 
 __all__ = [
-    "SiteState", "ThreadState", "index_rows", "list_flips", "load", "post_identity", "save", "state_path",
+    "FileStates", "SiteState", "ThreadState", "index_rows", "list_flips", "load", "post_identity", "save",
+    "state_path",
 ]
 
 #: A clock time alone ("14:02"): index rows write today's last post so, and a post header's
@@ -227,6 +228,12 @@ class SiteState:
         self.changed: set[str] = set()
         #: Threads of this crawl read to their last page.
         self.finished: set[str] = set()
+        #: Threads whose pages this crawl recorded.
+        self.touched: set[str] = set()
+        #: URL patterns this crawl's navigation would close, and those that led it to new
+        #: thread pages (None: no navigation; the closed patterns stay as they were).
+        self.closing: set[str] | None = None
+        self.useful: set[str] = set()
         self._known: dict[str, set[str]] = {}
 
     def observe_index(
@@ -269,6 +276,45 @@ class SiteState:
         next crawl asks for it only once its row changes."""
         self.threads.setdefault(thread, ThreadState())
         self.finished.add(thread)
+        self.touched.add(thread)
+
+    def navigated(self, closing: Iterable[str], useful: Iterable[str]) -> None:
+        """What one navigator of the site found: patterns it would close, patterns that led it
+        to new thread pages. A pattern starts closed next time when some navigator would close
+        it and none found it useful (in a cluster each worker has its own)."""
+        self.closing = (self.closing or set()) | set(closing)
+        self.useful |= set(useful)
+
+    def observations(self) -> dict[str, Any]:
+        """What this crawl saw of the site: one cluster worker's share (see :meth:`absorb`)."""
+        return {
+            "threads": {t: self.threads[t].to_dict() for t in sorted(self.touched)},
+            "seen_rows": {t: sorted(rows) for t, rows in self.seen_rows.items()},
+            "changed": sorted(self.changed), "finished": sorted(self.finished), "per_page": self.per_page,
+            "lists": {url: asdict(page) for url, page in self.lists.items()},
+            "closing": None if self.closing is None else sorted(self.closing), "useful": sorted(self.useful),
+        }
+
+    def absorb(self, seen: Mapping[str, Any]) -> None:
+        """Add what another worker of the same crawl saw (:meth:`observations`): the state a
+        cluster's crawl leaves is its previous state with every worker's share absorbed."""
+        for thread, data in seen["threads"].items():
+            state = self.threads.setdefault(thread, ThreadState())
+            state.pages = max(state.pages, int(data["pages"]))
+            known = set(state.posts)
+            state.posts += [p for p in data["posts"] if p not in known]
+            state.saw(m for m in map(_moment, (data["first"], data["last"])) if m is not None)
+            self.touched.add(thread)
+        for thread, rows in seen["seen_rows"].items():
+            self.seen_rows.setdefault(thread, set()).update(rows)
+        self.changed.update(seen["changed"])
+        self.finished.update(seen["finished"])
+        self.per_page = max(self.per_page, int(seen["per_page"]))
+        for url, page in seen["lists"].items():
+            if page["read"] or url not in self.lists:
+                self.lists[url] = ListPage(**page)
+        if seen["closing"] is not None:
+            self.navigated(seen["closing"], seen["useful"])
 
     def _sorted_lists(self) -> set[str]:
         """Patterns of lists sorted by last post, from the list pages this crawl read: their
@@ -331,6 +377,7 @@ class SiteState:
                 known.add(identity)
                 state.posts.append(identity)
                 new.append(i)
+        self.touched.add(thread)
         state.pages = max(state.pages, page)
         if page < last_page:
             self.per_page = max(self.per_page, len(posts))
@@ -348,8 +395,9 @@ class SiteState:
             if rows and (thread in self.finished or thread not in self.changed):
                 state.rows = sorted(rows)
             threads[thread] = state.to_dict()
+        closed = self.closed_patterns if self.closing is None else sorted(self.closing - self.useful)
         return {"site": self.site, "crawled_at": crawled_at, "per_page": self.per_page,
-                "closed_patterns": self.closed_patterns, "sorted_lists": sorted(self._sorted_lists()),
+                "closed_patterns": closed, "sorted_lists": sorted(self._sorted_lists()),
                 "threads": threads}
 
     @classmethod
@@ -385,3 +433,21 @@ def save(folder: Path, state: SiteState, crawled_at: str) -> Path:
     tmp.write_text(json.dumps(state.to_dict(crawled_at)), encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+class FileStates:
+    """Sites' states in a folder, a file each (an embedded crawl; a cluster's are in Redis,
+    :class:`forumcrawl.redis.state.RedisStates`)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def load(self, site: str) -> SiteState:
+        return load(self.folder, site)
+
+    def save(self, state: SiteState, crawled_at: str) -> str:
+        return str(save(self.folder, state, crawled_at))
+
+    def claim(self, site: str, thread: str, identities: Sequence[str]) -> list[bool]:
+        """Every new post is this crawl's to export (one process)."""
+        return [True] * len(identities)

@@ -23,11 +23,14 @@ from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import Response
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.threads import deferToThread
 
 from forumcrawl.document import Document, site_of
 from forumcrawl.items import ForumThread, Post
 from forumcrawl.navigation import PatternBudget, SiteNavigator
-from forumcrawl.state import SiteState, index_rows, list_flips, load, save
+from forumcrawl.redis.keys import redis_url_from_settings
+from forumcrawl.state import FileStates, SiteState, index_rows, list_flips, post_identity
 
 __all__ = ["IncrementalPipeline", "Recrawl"]
 
@@ -37,8 +40,10 @@ _RECRAWLS: weakref.WeakKeyDictionary[Crawler, Recrawl] = weakref.WeakKeyDictiona
 class Recrawl:
     """The states of the sites of one crawl, shared by its spider and its pipeline."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, store: Any) -> None:
+        #: Where the states are (:class:`~forumcrawl.state.FileStates`, or in cluster mode
+        #: :class:`~forumcrawl.redis.state.RedisStates`).
+        self.store = store
         self.started = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.sites: dict[str, SiteState] = {}
         self._seen: set[tuple[str, str, int | None]] = set()
@@ -53,7 +58,16 @@ class Recrawl:
             return None
         found = _RECRAWLS.get(crawler)
         if found is None:
-            found = _RECRAWLS[crawler] = cls(Path(crawler.settings["FORUMCRAWL_STATE_DIR"]))
+            settings = crawler.settings
+            if redis_url_from_settings(settings):
+                from forumcrawl.redis.keys import ClusterKeys, client_from_settings
+                from forumcrawl.redis.state import RedisStates
+
+                keys = ClusterKeys.from_settings(settings, crawler.spidercls.name)
+                store: Any = RedisStates(client_from_settings(settings), keys)
+            else:
+                store = FileStates(Path(settings["FORUMCRAWL_STATE_DIR"]))
+            found = _RECRAWLS[crawler] = cls(store)
             crawler.signals.connect(found.answered, signal=signals.response_received)
         return found
 
@@ -73,7 +87,7 @@ class Recrawl:
         """``site``'s state, read on first use."""
         state = self.sites.get(site)
         if state is None:
-            state = self.sites[site] = load(self.folder, site)
+            state = self.sites[site] = self.store.load(site)
         return state
 
     def restore(self, site: str, navigator: SiteNavigator) -> None:
@@ -112,7 +126,7 @@ class Recrawl:
         self._seen.add((site, str(key.thread), key.page))
         return False, first
 
-    def save_all(self) -> list[Path]:
+    def save_all(self) -> list[str]:
         """Write every site's state. Closed from the start of the next crawl: the patterns the
         navigation closed or fetched without a new thread page, those that only ever failed,
         and those whose pages never reached it (empty, unreadable, not HTML)."""
@@ -124,8 +138,8 @@ class Recrawl:
                 if site_of(url) == site and not navigator.is_topic(url)
                 and (failed and not ok or ok and not (key in patterns and patterns[key].fetches))
             }
-            self.site(site).closed_patterns = sorted(closed)
-        return [save(self.folder, state, self.started) for state in self.sites.values()]
+            self.site(site).navigated(closed, {k for k, b in patterns.items() if b.hits})
+        return [self.store.save(state, self.started) for state in self.sites.values()]
 
 
 class IncrementalPipeline:
@@ -137,6 +151,7 @@ class IncrementalPipeline:
         #: Whole-thread records: a page without new posts goes on (with none) to complete its
         #: thread's recrawled pages, and the thread pipeline drops a thread with none.
         self.threads = crawler.settings.get("FORUMCRAWL_ITEM") == "thread"
+        self.cluster = bool(redis_url_from_settings(crawler.settings))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> IncrementalPipeline:
@@ -149,7 +164,7 @@ class IncrementalPipeline:
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(f"forumcrawl/incremental/{key}", count)
 
-    def process_item(self, item: Any) -> Any:
+    async def process_item(self, item: Any) -> Any:
         if not isinstance(item, ForumThread):
             return item
         adapter = ItemAdapter(item)
@@ -157,9 +172,16 @@ class IncrementalPipeline:
         if not thread or not page or not item.site:
             return item
         state = self.recrawl.site(item.site)
-        new = state.page(thread, page, item.last_page or page, [_fields(p) for p in item.posts])
+        fields = [_fields(p) for p in item.posts]
+        new = state.page(thread, page, item.last_page or page, fields)
         if state.previous is None:
             return item
+        if new and self.cluster:
+            # A post two pages show, fetched by two workers, goes out once.
+            identities = [post_identity(fields[i]) for i in new]
+            mine = await maybe_deferred_to_future(
+                deferToThread(self.recrawl.store.claim, item.site, thread, identities))
+            new = [i for i, claimed in zip(new, mine) if claimed]
         if not new:
             self._inc("unchanged_pages")
             if not self.threads:

