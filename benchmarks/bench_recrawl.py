@@ -12,6 +12,7 @@ Django ORM (``--pybbm-site`` is the copy's folder with ``manage.py``)::
 
     python benchmarks/bench_recrawl.py phpbb discuz xenforo modern
     python benchmarks/bench_recrawl.py pybbm@http://127.0.0.1:8114/ --pybbm-site /tmp/forums-threads/pybbm/site
+    python benchmarks/bench_recrawl.py http://127.0.0.1:8102/   # first and unchanged crawls only
 """
 
 from __future__ import annotations
@@ -108,10 +109,11 @@ def grow_pybbm(site: Path, share: float, seed: int) -> list[dict[str, Any]]:
 
 
 def three_crawls(start: str, work: Path, grow: Any) -> dict[str, Any]:
+    """First, unchanged and grown crawls of ``start`` (without ``grow``, the first two only)."""
     settings = {"FORUMCRAWL_INCREMENTAL": True, "FORUMCRAWL_STATE_DIR": str(work / "state"),
                 "FORUMCRAWL_RULES_DIR": str(work / "rules")}
     result: dict[str, Any] = {}
-    for name in ("first", "unchanged", "grown"):
+    for name in ("first", "unchanged", "grown") if grow else ("first", "unchanged"):
         if name == "grown":
             added = grow()
         folder = work / name
@@ -127,13 +129,15 @@ def three_crawls(start: str, work: Path, grow: Any) -> dict[str, Any]:
             result[name].update({"added": len(added), "exactly_the_added": found == len(added) == len(posts),
                                  "missed": len(added) - found, "extra": len(posts) - found})
     result["unchanged_share"] = round(result["unchanged"]["fetches"] / max(result["first"]["fetches"], 1), 3)
-    result["grown_share"] = round(result["grown"]["fetches"] / max(result["first"]["fetches"], 1), 3)
+    if grow:
+        result["grown_share"] = round(result["grown"]["fetches"] / max(result["first"]["fetches"], 1), 3)
     return result
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sites", nargs="+", help="mock families, or pybbm@URL of a private pybbm copy")
+    parser.add_argument("sites", nargs="+", help="mock families, pybbm@URL of a private pybbm copy, or the "
+                        "URL of a forum crawled twice unchanged (never grown: the zoo's engines are shared)")
     parser.add_argument("--grow", type=float, default=0.01, help="share of posts added before the last crawl")
     parser.add_argument("--pybbm-site", type=Path, help="folder (manage.py) of the private pybbm copy")
     parser.add_argument("--seed", type=int, default=1)
@@ -143,8 +147,10 @@ def main(argv: list[str] | None = None) -> int:
 
     results = []
     for name in args.sites:
-        with tempfile.TemporaryDirectory(prefix=f"recrawl-{name.split('@')[0]}-") as tmp:
-            if name.startswith("pybbm@"):
+        with tempfile.TemporaryDirectory(prefix="recrawl-") as tmp:
+            if name.startswith(("http://", "https://")):
+                result = three_crawls(name, Path(tmp), None)
+            elif name.startswith("pybbm@"):
                 if args.pybbm_site is None or ":8104" in name:
                     raise SystemExit("give a PRIVATE pybbm copy (--pybbm-site), never the shared :8104")
                 result = three_crawls(name.split("@", 1)[1], Path(tmp),
