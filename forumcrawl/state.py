@@ -279,9 +279,9 @@ class SiteState:
         self.touched.add(thread)
 
     def navigated(self, closing: Iterable[str], useful: Iterable[str]) -> None:
-        """What one navigator of the site found: patterns it would close, patterns that led it
-        to new thread pages. A pattern starts closed next time when some navigator would close
-        it and none found it useful (in a cluster each worker has its own)."""
+        """What one navigator of the site found: patterns it would close, patterns it keeps
+        open that led it to new thread pages. A pattern starts closed next time when some
+        navigator would close it and none kept it open so (in a cluster each worker has its own)."""
         self.closing = (self.closing or set()) | set(closing)
         self.useful |= set(useful)
 

@@ -138,7 +138,7 @@ class Recrawl:
                 if site_of(url) == site and not navigator.is_topic(url)
                 and (failed and not ok or ok and not (key in patterns and patterns[key].fetches))
             }
-            self.site(site).navigated(closed, {k for k, b in patterns.items() if b.hits})
+            self.site(site).navigated(closed, {k for k, b in patterns.items() if b.hits and not b.closed})
         return [self.store.save(state, self.started) for state in self.sites.values()]
 
 

@@ -270,3 +270,23 @@ def test_a_sorted_list_leads_to_its_next_page_only_from_a_changed_page() -> None
     url2, tree2 = page(2, ["2", "3"])
     bumped.observe_index(*index_rows(tree2, url2, of), url=url2, flips=list_flips(tree2, url2))
     assert not bumped.paginates(url2, "http://f.example/?page=2")
+
+
+def test_the_state_a_cluster_leaves_is_every_workers_share_absorbed() -> None:
+    post = {"author": "a", "published": "2024-01-01T10:00:00+00:00", "text": "x"}
+    later = {"author": "b", "published": "2024-01-02T10:00:00+00:00", "text": "y"}
+    one, two = SiteState("f.example"), SiteState("f.example")
+    one.observe_index({"7": "row"}, url="http://f.example/board")
+    one.page("7", 1, 2, [post])  # page 1 of 2 here, the last page on the other worker
+    one.navigated({"/login", "/u/#"}, set())
+    two.page("7", 2, 2, [later])
+    two.navigated({"/login"}, {"/u/#"})
+    merged = SiteState("f.example")
+    for share in (one.observations(), two.observations()):
+        merged.absorb(json.loads(json.dumps(share)))
+    saved = merged.to_dict("2024-01-03T00:00:00+00:00")
+    thread = saved["threads"]["7"]
+    assert thread["pages"] == 2 and len(thread["posts"]) == 2
+    assert thread["rows"] == ["row"], "read to its end by one worker, its row read by the other"
+    assert (thread["first"], thread["last"]) == (post["published"], later["published"])
+    assert saved["closed_patterns"] == ["/login"], "a pattern one worker found useful stays open"
