@@ -230,6 +230,8 @@ class SiteState:
         self.finished: set[str] = set()
         #: Threads whose pages this crawl recorded.
         self.touched: set[str] = set()
+        #: Threads whose pages were answered (see :meth:`unexported`): read, if none exported.
+        self.silent: set[str] = set()
         #: URL patterns this crawl's navigation would close, and those that led it to new
         #: thread pages (None: no navigation; the closed patterns stay as they were).
         self.closing: set[str] | None = None
@@ -271,11 +273,13 @@ class SiteState:
         later = [number for number in page.flips.values() if number > page.number]
         return not page.unchanged and bool(later) and page.flips[url] == min(later)
 
-    def gone(self, thread: str) -> None:
-        """A page of ``thread`` answered that it is gone (404, 410): it counts as read, so the
-        next crawl asks for it only once its row changes."""
+    def unexported(self, thread: str) -> None:
+        """Pages of ``thread`` were answered (200, or 404/410: a deleted thread still listed).
+        If none of its pages was exported in any crawl (gone, or nothing to export: a copy of
+        another thread, no posts found), it counts as read: the next crawl asks for it only
+        once its row changes."""
         self.threads.setdefault(thread, ThreadState())
-        self.finished.add(thread)
+        self.silent.add(thread)
         self.touched.add(thread)
 
     def navigated(self, closing: Iterable[str], useful: Iterable[str]) -> None:
@@ -290,7 +294,8 @@ class SiteState:
         return {
             "threads": {t: self.threads[t].to_dict() for t in sorted(self.touched)},
             "seen_rows": {t: sorted(rows) for t, rows in self.seen_rows.items()},
-            "changed": sorted(self.changed), "finished": sorted(self.finished), "per_page": self.per_page,
+            "changed": sorted(self.changed), "finished": sorted(self.finished), "silent": sorted(self.silent),
+            "per_page": self.per_page,
             "lists": {url: asdict(page) for url, page in self.lists.items()},
             "closing": None if self.closing is None else sorted(self.closing), "useful": sorted(self.useful),
         }
@@ -309,6 +314,7 @@ class SiteState:
             self.seen_rows.setdefault(thread, set()).update(rows)
         self.changed.update(seen["changed"])
         self.finished.update(seen["finished"])
+        self.silent.update(seen["silent"])
         self.per_page = max(self.per_page, int(seen["per_page"]))
         for url, page in seen["lists"].items():
             if page["read"] or url not in self.lists:
@@ -317,14 +323,17 @@ class SiteState:
             self.navigated(seen["closing"], seen["useful"])
 
     def _sorted_lists(self) -> set[str]:
-        """Patterns of lists sorted by last post, from the list pages this crawl read: their
-        threads in list order have latest posts that never grow, and their first posts do not
-        explain the order (some thread stands above a younger one). A pattern keeps what an
-        earlier crawl found until a list of it is out of order."""
+        """Patterns of lists sorted by last post, from the lists of several pages this crawl
+        read: their threads in list order have latest posts that never grow, and their first
+        posts do not explain the order (some thread stands above a younger one). A pattern
+        keeps what an earlier crawl found until a list of it is out of order."""
         pages: dict[str, list[ListPage]] = {}
         for page in self.lists.values():
             if page.read:
                 pages.setdefault(page.first, []).append(page)
+        # A list of one page (a category's table of boards) has no later page to spare: its
+        # order does not count.
+        pages = {first: read for first, read in pages.items() if any(p.flips for p in read)}
         ordered: dict[str, bool] = {}
         told: set[str] = set()
         for first, read in pages.items():
@@ -392,13 +401,19 @@ class SiteState:
         threads = {}
         for thread, state in self.threads.items():
             rows = self.seen_rows.get(thread)
-            if rows and (thread in self.finished or thread not in self.changed):
+            read = thread in self.finished or thread in self.silent and not state.pages
+            if rows and (read or thread not in self.changed):
                 state.rows = sorted(rows)
             threads[thread] = state.to_dict()
-        closed = self.closed_patterns if self.closing is None else sorted(self.closing - self.useful)
+        closed = set(self.closed_patterns if self.closing is None else self.closing - self.useful)
+        ordered = self._sorted_lists()
+        # The later pages of a list sorted by last post stay open: the recrawl reads them only
+        # while the page before showed changes (the navigation may have found them useless
+        # here, when another list had led to their threads first).
+        closed -= {pattern_key(target) for page in self.lists.values()
+                   if page.read and pattern_key(page.first) in ordered for target in page.flips}
         return {"site": self.site, "crawled_at": crawled_at, "per_page": self.per_page,
-                "closed_patterns": closed, "sorted_lists": sorted(self._sorted_lists()),
-                "threads": threads}
+                "closed_patterns": sorted(closed), "sorted_lists": sorted(ordered), "threads": threads}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SiteState:

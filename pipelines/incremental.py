@@ -50,6 +50,10 @@ class Recrawl:
         self.navigators: dict[str, SiteNavigator] = {}
         #: URL pattern → [a URL of it, answers < 400, answers >= 400] in this crawl.
         self._answers: dict[str, list[Any]] = {}
+        #: (site, thread) of the thread pages answered in this crawl, and the URLs answered
+        #: before their site's navigator existed.
+        self._answered: set[tuple[str, str]] = set()
+        self._unread: list[str] = []
 
     @classmethod
     def of(cls, crawler: Crawler) -> Recrawl | None:
@@ -73,15 +77,25 @@ class Recrawl:
 
     def answered(self, response: Response, request: Request) -> None:
         """Count each URL pattern's answers: one that only ever failed (a plugin page answering
-        500 after its retries) is closed for the next crawl, as the navigation would have. A
-        thread page that is gone (404, 410: a deleted thread still listed) counts as read."""
+        500 after its retries) is closed for the next crawl, as the navigation would have. The
+        threads whose pages answered (or said they are gone: 404, 410) are noted: one of which
+        nothing was exported counts as read (see :meth:`SiteState.unexported`)."""
         url = (request.meta.get("redirect_urls") or [request.url])[0]
         key = pattern_key(url)
         self._answers.setdefault(key, [url, 0, 0])[1 if response.status < 400 else 2] += 1
-        navigator = self.navigators.get(site_of(url))
-        thread = navigator.key(url) if navigator is not None and response.status in (404, 410) else None
-        if thread is not None and thread.thread is not None:
-            self.site(site_of(url)).gone(thread.thread)
+        if response.status in (200, 404, 410):
+            self._threads_answered([url])
+
+    def _threads_answered(self, urls: list[str]) -> None:
+        """Note the threads of the thread pages answered; a page answered before its site's
+        navigator existed (the sample's) waits for it."""
+        for url in urls:
+            navigator = self.navigators.get(site_of(url))
+            key = navigator.key(url) if navigator is not None else None
+            if navigator is None:
+                self._unread.append(url)
+            elif key is not None and key.thread is not None:
+                self._answered.add((site_of(url), key.thread))
 
     def site(self, site: str) -> SiteState:
         """``site``'s state, read on first use."""
@@ -95,6 +109,8 @@ class Recrawl:
         reaching a new thread page through them, start closed (a recrawl does not probe
         profiles and login pages again); this crawl's are saved at its end."""
         self.navigators[site] = navigator
+        waiting, self._unread = self._unread, []
+        self._threads_answered(waiting)
         for pattern in self.site(site).closed_patterns:
             navigator.patterns[pattern] = PatternBudget(closed=True)
 
@@ -139,6 +155,8 @@ class Recrawl:
                 and (failed and not ok or ok and not (key in patterns and patterns[key].fetches))
             }
             self.site(site).navigated(closed, {k for k, b in patterns.items() if b.hits and not b.closed})
+        for site, thread in self._answered:
+            self.site(site).unexported(thread)
         return [self.store.save(state, self.started) for state in self.sites.values()]
 
 
