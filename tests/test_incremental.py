@@ -13,7 +13,7 @@ import pytest
 from forumcrawl.evaluation import text_prf
 from forumcrawl.mockforum import serve
 from forumcrawl.mockforum.growth import Growth
-from forumcrawl.state import SiteState, index_rows, post_identity
+from forumcrawl.state import SiteState, index_rows, list_flips, post_identity
 from tests.conftest import CrawlResult, run_crawl
 
 #: The issue's bar: a recrawl of an unchanged forum fetches at most this share of the first crawl's pages.
@@ -235,8 +235,6 @@ def test_a_board_list_is_read_to_its_first_unchanged_page_only_when_sorted_by_la
 def test_a_sorted_list_leads_to_its_next_page_only_from_a_changed_page() -> None:
     import lxml.html
 
-    from forumcrawl.state import list_flips
-
     # A pager of "next" links only, counting ?page= from 0 (Discourse): pages 1, 2, 3.
     def page(n: int, threads: list[str]) -> tuple[str, Any]:
         url = "http://f.example/" + (f"?page={n - 1}" if n > 1 else "")
@@ -290,3 +288,28 @@ def test_the_state_a_cluster_leaves_is_every_workers_share_absorbed() -> None:
     assert thread["rows"] == ["row"], "read to its end by one worker, its row read by the other"
     assert (thread["first"], thread["last"]) == (post["published"], later["published"])
     assert saved["closed_patterns"] == ["/login"], "a pattern one worker found useful stays open"
+
+
+def test_only_lists_of_several_pages_tell_whether_a_pattern_is_sorted() -> None:
+    import lxml.html
+
+    def of(url: str) -> str | None:
+        return url.rsplit("/", 1)[1] if "/t/" in url else None
+
+    def observe(state: SiteState, url: str, threads: str, pager: str = "") -> None:
+        rows = "".join(f'<li><a href="/t/{t}">T{t}</a></li>' for t in threads)
+        tree = lxml.html.fromstring(f"<div><ul>{rows}</ul>{pager}</div>")
+        state.observe_index(*index_rows(tree, url, of), url=url, flips=list_flips(tree, url))
+
+    state = SiteState("f.example")
+    for t in "1234":  # thread 1 opened first, replied to last
+        state.page(t, 1, 1, [{"author": "a", "published": f"2023-12-{10 + int(t)}T00:00:00+00:00"},
+                             {"author": "b", "published": f"2024-01-0{9 - int(t)}T00:00:00+00:00"}])
+    observe(state, "http://f.example/b/1", "12", '<a href="/b/1?page=2">2</a>')
+    observe(state, "http://f.example/b/1?page=2", "34")
+    # A category of the same URL pattern: one page whose rows (its boards' last posts) are in
+    # board order.
+    observe(state, "http://f.example/b/2", "41")
+    assert state.to_dict("2024-01-10T00:00:00+00:00")["sorted_lists"] == ["/b/#"]
+    observe(state, "http://f.example/b/3", "43", '<a href="/b/3?page=2">2</a>')
+    assert state.to_dict("2024-01-10T00:00:00+00:00")["sorted_lists"] == [], "a list of two pages out of order"
