@@ -261,17 +261,27 @@ class SiteState:
             page.flips[target] = number or page.number + 1
             self.lists.setdefault(target, ListPage(page.first, page.flips[target]))
 
-    def paginates(self, source: str, url: str) -> bool:
-        """Whether to follow the link from the page ``source`` to ``url``. On a recrawl, a page
-        of a list sorted by last post leads to the next page only, and only when one of its
-        rows changed; every other link is followed (as far as this asks)."""
+    def _sorted_page(self, source: str, url: str) -> ListPage | None:
+        """The page ``source`` on a recrawl, when it is a page of a list sorted by last post
+        and ``url`` one of its page flips."""
         page = self.lists.get(source)
         if self.previous is None or page is None or url not in page.flips:
-            return True
-        if pattern_key(page.first) not in self.sorted_lists:
-            return True
-        later = [number for number in page.flips.values() if number > page.number]
-        return not page.unchanged and bool(later) and page.flips[url] == min(later)
+            return None
+        return page if pattern_key(page.first) in self.sorted_lists else None
+
+    def paginates(self, source: str, url: str) -> bool:
+        """Whether to follow the link from the page ``source`` to ``url``. On a recrawl, a page
+        of a list sorted by last post leads to the next page only (:meth:`next_page`); every
+        other link is followed (as far as this asks)."""
+        return self._sorted_page(source, url) is None or self.next_page(source, url)
+
+    def next_page(self, source: str, url: str) -> bool:
+        """Whether ``url`` is the page after ``source`` in a list sorted by last post, and
+        ``source`` showed a changed row: the recrawl reads it whatever the navigation learned
+        of its URL pattern (pages whose threads another list had led to first look useless)."""
+        page = self._sorted_page(source, url)
+        later = [number for number in page.flips.values() if number > page.number] if page else []
+        return page is not None and not page.unchanged and bool(later) and page.flips[url] == min(later)
 
     def unexported(self, thread: str) -> None:
         """Pages of ``thread`` were answered (200, or 404/410: a deleted thread still listed).
@@ -405,15 +415,9 @@ class SiteState:
             if rows and (read or thread not in self.changed):
                 state.rows = sorted(rows)
             threads[thread] = state.to_dict()
-        closed = set(self.closed_patterns if self.closing is None else self.closing - self.useful)
-        ordered = self._sorted_lists()
-        # The later pages of a list sorted by last post stay open: the recrawl reads them only
-        # while the page before showed changes (the navigation may have found them useless
-        # here, when another list had led to their threads first).
-        closed -= {pattern_key(target) for page in self.lists.values()
-                   if page.read and pattern_key(page.first) in ordered for target in page.flips}
+        closed = self.closed_patterns if self.closing is None else sorted(self.closing - self.useful)
         return {"site": self.site, "crawled_at": crawled_at, "per_page": self.per_page,
-                "closed_patterns": sorted(closed), "sorted_lists": sorted(ordered), "threads": threads}
+                "closed_patterns": closed, "sorted_lists": sorted(self._sorted_lists()), "threads": threads}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SiteState:

@@ -142,6 +142,12 @@ class Recrawl:
         self._seen.add((site, str(key.thread), key.page))
         return False, first
 
+    def next_page(self, site: str, source: str, url: str) -> bool:
+        """Whether ``url`` is the next page of a list sorted by last post that the page
+        ``source`` leads to after showing a change (see :meth:`SiteState.next_page`): the spider
+        follows it whatever the navigation says."""
+        return self.site(site).next_page(source, url)
+
     def save_all(self) -> list[str]:
         """Write every site's state. Closed from the start of the next crawl: the patterns the
         navigation closed or fetched without a new thread page, those that only ever failed,

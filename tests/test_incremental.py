@@ -265,6 +265,8 @@ def test_a_sorted_list_leads_to_its_next_page_only_from_a_changed_page() -> None
     tree.xpath("//li")[0].append(lxml.html.fromstring("<span>2024-01-10 10:00</span>"))
     bumped.observe_index(*index_rows(tree, url, of), url=url, flips=list_flips(tree, url))
     assert bumped.paginates(url, "http://f.example/?page=1")
+    assert bumped.next_page(url, "http://f.example/?page=1"), "read whatever the navigation closed"
+    assert not again.next_page("http://f.example/", "http://f.example/?page=1")
     url2, tree2 = page(2, ["2", "3"])
     bumped.observe_index(*index_rows(tree2, url2, of), url=url2, flips=list_flips(tree2, url2))
     assert not bumped.paginates(url2, "http://f.example/?page=2")
