@@ -116,6 +116,9 @@ class SiteNavigator:
         # Which URL claimed each thread page: the same URL may come again (a request delivered
         # again after a worker or Redis failed), another URL form of the page may not.
         self._fetched: dict[tuple[str, int], str] = {}
+        # Pages other workers of a cluster fetched (see note_elsewhere), and ours not yet told.
+        self._elsewhere: set[tuple[str, int]] = set()
+        self._untold: list[tuple[str, int]] = []
         self._exported: dict[tuple[str, int], str] = {}
         self._released: set[tuple[str, int]] = set()
         self._threads: set[str] = set()
@@ -123,6 +126,8 @@ class SiteNavigator:
         self._followed: set[str] = set()
         # Threads with a page fetched: a variant of one leads nowhere new.
         self._reached: set[str] = set()
+        # (pattern of the page a link was on, thread page it leads to) already counted as a lead.
+        self._credited: set[tuple[str | None, tuple[str, int]]] = set()
         # What adopt() found for each variant URL: a page is read for its pager once.
         self._adopted: dict[str, tuple[ThreadKey, str] | None] = {}
         # Downloads under way per pattern (URL -> when admitted), see admits().
@@ -135,10 +140,11 @@ class SiteNavigator:
             return None
         return self.identity.key(url)
 
-    def decide(self, url: str, number: int | None = None) -> Decision:
+    def decide(self, url: str, number: int | None = None, *, source: str | None = None) -> Decision:
         """Whether to queue a link to ``url``; a followed thread page counts as scheduled.
         ``number``: the page number the link's anchor names; a listing's link numbered 1 to a
-        listing followed already under its plain URL (``?page=1``) is a duplicate."""
+        listing followed already under its plain URL (``?page=1``) is a duplicate. ``source``:
+        the URL of the page the link is on (see :class:`Decision`'s ``new``)."""
         topic = self.is_topic(url)
         key = self.identity.key(url) if topic and self.identity is not None else None
         with self._lock:
@@ -149,12 +155,18 @@ class SiteNavigator:
                     self._threads.add(key.thread)
                     return Decision(True, "variant", key, new=True)
                 pair = (key.thread, key.page)
+                # A pattern is credited once per thread page it leads to: twenty permalinks of
+                # one thread, each linking its pages, are one lead, not twenty.
+                credit = (None if source is None else self._pattern(source, self.is_topic(source)), pair)
                 if pair in self._scheduled:
                     # Still a lead while the page waits to be fetched: a board listing threads
                     # that a member's post list (or the sample) queued first keeps its worth.
-                    return Decision(False, "duplicate", key, new=pair not in self._fetched)
+                    lead = pair not in self._fetched and pair not in self._elsewhere and credit not in self._credited
+                    self._credited.add(credit)
+                    return Decision(False, "duplicate", key, new=lead)
                 self._scheduled.add(pair)
                 self._threads.add(key.thread)
+                self._credited.add(credit)
                 return Decision(True, "thread", key, new=True)
             if topic and key is None:
                 return Decision(True, "thread", new=True)
@@ -197,7 +209,7 @@ class SiteNavigator:
         with self._lock:
             if key is not None and key.canonical:
                 pair = (str(key.thread), int(key.page or 1))
-                if self._fetched.setdefault(pair, url) != url:
+                if self._claim(pair, url) != url:
                     return Decision(False, "duplicate", key)
                 self._scheduled.add(pair)
                 self._threads.add(pair[0])
@@ -276,7 +288,7 @@ class SiteNavigator:
         if found is not None:
             pair = (str(found[0].thread), int(found[0].page or 1))
             with self._lock:
-                owner = self._fetched.setdefault(pair, url)
+                owner = self._claim(pair, url)
                 self._scheduled.add(pair)
                 self._threads.add(pair[0])
                 self._reached.add(pair[0])
@@ -296,6 +308,37 @@ class SiteNavigator:
         with self._lock:
             self._fetched[pair] = owner
             self._exported[pair] = owner
+
+    def _claim(self, pair: tuple[str, int], url: str) -> str:
+        """The URL a thread page is fetched under: ``url`` unless another came first (call
+        with the lock held)."""
+        owner = self._fetched.get(pair)
+        if owner is None:
+            owner = self._fetched[pair] = url
+            self._untold.append(pair)
+        return owner
+
+    def take_fetched(self) -> list[tuple[str, int]]:
+        """The thread pages fetched here since the last call, for the other workers of a
+        cluster (see :meth:`note_elsewhere`)."""
+        with self._lock:
+            taken, self._untold = self._untold, []
+        return taken
+
+    def note_elsewhere(self, pairs: list[tuple[str, int]]) -> None:
+        """Thread pages ``(thread, page)`` another worker fetched: links to them are not queued
+        here and are no lead (each worker's own record would count a page the other fetched as
+        waiting, and a permalink pattern would never run dry), and variants of their threads
+        are not fetched. A request for one already queued is still admitted: the worker that
+        fetched it may die before writing it out."""
+        with self._lock:
+            for pair in pairs:
+                if pair in self._fetched:
+                    continue
+                self._elsewhere.add(pair)
+                self._scheduled.add(pair)
+                self._threads.add(pair[0])
+                self._reached.add(pair[0])
 
     def claim_export(self, url: str, key: ThreadKey | None) -> bool:
         """Whether the fetched thread page at ``url`` should be exported: under one URL per

@@ -229,12 +229,12 @@ class SiteSpider(scrapy.Spider):
                 sampled = self._sampled[doc.site]
                 key = pattern_key(url)
                 if sampled[key] >= self.sample_per_pattern:
-                    self._deferred[doc.site].append(
-                        scrapy.Request(
-                            url, callback=self.parse, meta={**meta, "forumcrawl_deferred": True}
-                        )
-                    )
                     self._inc("nav/deferred")
+                    held = self.hold_back(
+                        doc.site, scrapy.Request(url, callback=self.parse, meta={**meta, "forumcrawl_deferred": True})
+                    )
+                    if held is not None:
+                        yield held
                     continue
                 sampled[key] += 1
             if navigator is not None:
@@ -249,7 +249,7 @@ class SiteSpider(scrapy.Spider):
                         yield scrapy.Request(url, callback=self.parse, priority=INDEX_PRIORITY)
                         continue
                 number = page_flip_number(records[url].text) if url in records else None
-                decision = navigator.decide(url, number)
+                decision = navigator.decide(url, number, source=requested or doc.url)
                 new_threads += decision.new
                 if not decision.follow:
                     self._inc(f"nav/skipped/{decision.role}")
@@ -271,6 +271,12 @@ class SiteSpider(scrapy.Spider):
                     "not following %s pages of the pattern %s any more: they lead to no new "
                     "thread page", doc.site, closed,
                 )
+
+    def hold_back(self, site: str, request: scrapy.Request) -> scrapy.Request | None:
+        """Keep a link of an over-sampled pattern until ``site``'s rules decide it (see
+        :meth:`learn_and_release`); a request returned instead is yielded to wait elsewhere."""
+        self._deferred[site].append(request)
+        return None
 
     def make_item(self, doc: Document, extraction: Extraction, now: datetime) -> Any:
         """The item for a content page; subclasses choose its type."""
@@ -365,7 +371,7 @@ class SiteSpider(scrapy.Spider):
                 if self.recrawl is not None:
                     self.recrawl.observe(held.document, navigator)
                 new = sum(
-                    navigator.decide(canonical_url(url)).new
+                    navigator.decide(canonical_url(url), source=held.document.url).new
                     for url in page_links(held.document.tree, held.document.url)
                     if site_of(url) in self.sites
                 )
@@ -392,17 +398,22 @@ class SiteSpider(scrapy.Spider):
         pending = [s for s in self.learner.pending_sites() if s not in self._learning]
         for site in pending:
             self.logger.info("crawl of %s ran out of pages before its sample filled: learning now", site)
-            self.crawler.engine.crawl(
-                scrapy.Request(
-                    "data:,",
-                    callback=self.learn_now,
-                    cb_kwargs={"site": site},
-                    dont_filter=True,
-                    meta={"allow_offsite": True},
-                )
-            )
+            self.learn_site_now(site)
         if pending or self._learning:
             raise DontCloseSpider
+
+    def learn_site_now(self, site: str) -> None:
+        """Learn ``site`` from the pages held so far, through a local request (the engine runs
+        its callback, whose items are exported like any page's)."""
+        self.crawler.engine.crawl(
+            scrapy.Request(
+                "data:,",
+                callback=self.learn_now,
+                cb_kwargs={"site": site},
+                dont_filter=True,
+                meta={"allow_offsite": True},
+            )
+        )
 
     async def learn_now(self, response: Response, site: str) -> AsyncIterator[Any]:
         """Callback of the local request scheduled by :meth:`learn_pending_sites`."""

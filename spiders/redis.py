@@ -38,6 +38,7 @@ from scrapy.utils.reactor import CallLaterOnce
 from scrapy_redis.spiders import RedisMixin
 from scrapy_redis.utils import bytes_to_str, is_dict
 from twisted.internet.defer import Deferred
+from twisted.internet.task import LoopingCall
 from twisted.internet.threads import deferToThread
 from twisted.python.failure import Failure
 
@@ -45,8 +46,9 @@ from forumcrawl.document import Document, site_of
 from forumcrawl.redis.dupefilter import LeasedDupeFilter
 from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, client_from_settings, push_seeds, redis_url_from_settings
 from forumcrawl.redis.middleware import PARK_META, RELEASE_META
+from forumcrawl.redis.pages import SHARE_SECONDS, Entry, FetchedPages, rules_tag
 from forumcrawl.redis.queue import LeasedQueue, Push
-from forumcrawl.redis.scheduler import wake_engine
+from forumcrawl.redis.scheduler import WAIT_META, wake_engine
 from forumcrawl.spiders.base import SiteSpider, parse_start_urls
 from forumcrawl.spiders.forum import ForumSpider
 from forumcrawl.spiders.news import NewsSpider
@@ -71,6 +73,8 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
     ``redis_batch_size`` (default CONCURRENT_REQUESTS), ``redis_encoding`` (REDIS_ENCODING).
     """
 
+    fetched_pages: FetchedPages
+
     def __init__(self, start: str | None = None, topic_example: str | None = None, **kwargs: Any) -> None:
         # SiteSpider.__init__ insists on -a start; here seeds may all come from Redis.
         scrapy.Spider.__init__(self, **kwargs)
@@ -81,14 +85,16 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
             parse_start_urls(topic_example)
         self.topic_example = topic_example
         self.init_site_state()
-        # Links held back in one worker's memory would be lost with it: the cluster samples
-        # without the per-pattern limit.
-        self.sample_per_pattern = 0
         self._empty_since: float | None = None
         self._queued: int | None = None
         self._counting: Deferred[Any] | None = None
         self._moving: Deferred[Any] | None = None
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
+        self._share_loop: LoopingCall | None = None
+        self._sharing: Deferred[Any] | None = None
+        self._unsent: list[Entry] = []
+        # Pages told under rules this worker does not have yet (it adopts them a moment later).
+        self._early: dict[tuple[str, str], list[tuple[str, int]]] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> RedisSiteSpider:
@@ -114,7 +120,9 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
             seeds_key=keys.seeds,
             dedup_ttl=settings.getint("FORUMCRAWL_REDIS_DEDUP_TTL"),
         )
+        spider.fetched_pages = FetchedPages(spider.server, keys.pages)
         crawler.signals.connect(spider.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(spider._stop_sharing, signal=signals.spider_closed)
         return spider
 
     def make_request_from_data(self, data: bytes) -> scrapy.Request | list[scrapy.Request]:
@@ -182,8 +190,70 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
                 deferToThread(push_seeds, self.server, self.keys, self.start_urls, sorted(self.sites))
             )
         self._start_moving()
+        self._share_loop = LoopingCall(self.share_pages)
+        self._share_loop.start(SHARE_SECONDS, now=False)
         return
         yield  # an async generator (Scrapy's start contract) that has nothing to yield
+
+    def hold_back(self, site: str, request: scrapy.Request) -> scrapy.Request | None:
+        """Links held back until the site's rules exist wait in Redis (a worker's memory would
+        lose them with it), out of the queue, so that no worker fetches them blind; the first
+        worker with the rules queues them (:meth:`share_pages`)."""
+        request.meta[WAIT_META] = site
+        return request
+
+    def share_pages(self) -> None:
+        """Once a second: tell the other workers which thread pages this one fetched and learn
+        theirs (see :mod:`forumcrawl.redis.pages`), and queue the links waiting for the rules
+        of the sites learned here; in a thread, one at a time."""
+        if self._sharing is not None:
+            return
+        ours, self._unsent = self._unsent, []
+        waiting = []
+        for site, (model, navigator) in list(self._navigators.items()):
+            tag = rules_tag(model.rules.get("nav"))
+            ours += [(site, tag, thread, page) for thread, page in navigator.take_fetched()]
+            waiting.append(self.keys.waiting(site))
+        sampling = [s for s in self.learner.pending_sites() if s not in self._learning] if self.learner else []
+        self._sharing = deferToThread(self._share, ours, waiting, sampling)
+        self._sharing.addBoth(self._shared, ours)
+
+    def _share(self, ours: list[Entry], waiting: list[str], sampling: list[str]) -> tuple[list[Entry], int, list[str]]:
+        assert self.learner is not None or not sampling
+        published = [site for site in sampling if self.learner.store.get(site) is not None]
+        return self.fetched_pages.exchange(ours), self.frontier.release(waiting), published
+
+    def _shared(self, result: tuple[list[Entry], int, list[str]] | Failure, ours: list[Entry]) -> None:
+        self._sharing = None
+        if isinstance(result, Failure):
+            self._unsent = ours + self._unsent
+            if result.check(ValueError, *REDIS_ERRORS):
+                self.logger.warning("could not share fetched pages: %s", result.value)
+            else:
+                self.logger.error("could not share fetched pages: %s", result.getTraceback())
+            return
+        result, released, published = result
+        if released:
+            self._inc("redis/released_waiting", released)
+            self.logger.info("queued %d links that waited for a site's rules", released)
+            wake_engine(self.crawler)
+        for site in published:
+            # Another worker learned the site: adopt its rules now rather than sample on blind.
+            if site not in self._learning:
+                self.learn_site_now(site)
+        for site, tag, thread, page in result:
+            self._early.setdefault((site, tag), []).append((thread, page))
+        for (site, tag), pairs in list(self._early.items()):
+            known = self._navigators.get(site)
+            if known is None:
+                continue
+            if rules_tag(known[0].rules.get("nav")) == tag:
+                known[1].note_elsewhere(pairs)
+            del self._early[(site, tag)]
+
+    def _stop_sharing(self) -> None:
+        if self._share_loop is not None and self._share_loop.running:
+            self._share_loop.stop()
 
     def _start_moving(self) -> None:
         self._moving = deferToThread(self.move_seeds)

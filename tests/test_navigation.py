@@ -280,12 +280,26 @@ def test_a_listing_page_numbered_1_is_its_plain_url() -> None:
 
 def test_a_thread_page_queued_but_not_fetched_still_counts_as_a_lead() -> None:
     nav = _navigator()
-    assert nav.decide("http://f/topic/1/").new
-    # Another listing links to it before it is fetched: still worth the listing's fetch.
-    again = nav.decide("http://f/topic/1/")
+    assert nav.decide("http://f/topic/1/", source="http://f/member/7/posts").new
+    # A board links to it before it is fetched: still worth the board's fetch.
+    again = nav.decide("http://f/topic/1/", source="http://f/board/2/")
     assert (again.follow, again.new) == (False, True)
+    # but once per pattern: another board page leading to the same page adds nothing
+    assert not nav.decide("http://f/topic/1/", source="http://f/board/3/").new
     nav.admits("http://f/topic/1/")
-    assert not nav.decide("http://f/topic/1/").new  # fetched: no lead any more
+    assert not nav.decide("http://f/topic/1/", source="http://f/forum/9/").new  # fetched: no lead any more
+
+
+def test_permalinks_of_one_thread_are_one_lead() -> None:
+    nav = _navigator()
+    assert nav.decide("http://f/topic/1/?page=2", source="http://f/topic/1/").new
+    leads = []
+    for n in range(4):
+        assert nav.decide(f"http://f/post/{n}/").follow
+        leads.append(nav.decide("http://f/topic/1/?page=2", source=f"http://f/post/{n}/").new)
+        nav.fetched(f"http://f/post/{n}/", int(leads[-1]))
+    assert leads == [True, False, False, False]
+    assert not nav.decide("http://f/post/11/").follow  # the permalinks' pattern closed
 
 
 def test_a_page_handed_over_is_fetched_again_under_its_owner_url() -> None:

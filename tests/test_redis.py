@@ -118,8 +118,10 @@ def test_push_reset_clears_threads_in_progress(redis_server):
     redis_server.sadd(KEYS.threads, "127.0.0.1:1 7")
     redis_server.hset(KEYS.thread("127.0.0.1:1 7"), "1", "{}")
     redis_server.set("forumcrawl:other_spider:thread:x", "kept")
+    redis_server.rpush(KEYS.waiting("127.0.0.1:1"), "{}")
+    redis_server.rpush(KEYS.pages, "[]")
     push(redis_server, "http://127.0.0.1:9/")
-    assert not redis_server.exists(KEYS.threads, KEYS.thread("127.0.0.1:1 7"))
+    assert not redis_server.exists(KEYS.threads, KEYS.thread("127.0.0.1:1 7"), KEYS.waiting("127.0.0.1:1"), KEYS.pages)
     assert redis_server.get("forumcrawl:other_spider:thread:x") == b"kept"
     assert redis_server.lrange(KEYS.seeds, 0, -1)
 
@@ -141,6 +143,50 @@ def test_leased_queue_pop_ack_and_expiry(redis_server):
     assert queue.status().idle
 
 
+def test_waiting_requests_stay_out_of_the_queue_until_released(redis_server):
+    keys = ClusterKeys("t", "s")
+    queue = LeasedQueue(redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen)
+    waiting = keys.waiting("f.example")
+    pushed = [
+        Push('{"url": "a", "priority": 0}', 0, b"aaaaaaaa", waiting),
+        Push('{"url": "a", "priority": 0}', 0, b"aaaaaaaa", waiting),
+        Push('{"url": "b", "priority": 5}', -5, b"bbbbbbbb", waiting),
+    ]
+    assert queue.exchange(pushed).new == 2, "a waiting request is deduplicated like a queued one"
+    assert queue.status().idle and redis_server.llen(waiting) == 2
+    # Until released, even a request for the same URL queued normally is a duplicate.
+    assert queue.exchange([Push('{"url": "a"}', 0, b"aaaaaaaa")]).new == 0
+    assert queue.release([waiting, keys.waiting("other.example")]) == 2
+    assert queue.release([waiting]) == 0, "released once, by whichever worker comes first"
+    members = queue.exchange(want=5, lease_seconds=10).members
+    assert [json.loads(m)["url"] for m in members] == ["b", "a"], "released at their own priority"
+
+
+def test_workers_tell_each_other_their_thread_pages(redis_server):
+    from forumcrawl.extractors.navigation import ThreadIdentity
+    from forumcrawl.navigation import SiteNavigator
+    from forumcrawl.redis.pages import FetchedPages
+
+    identity = ThreadIdentity().fit(
+        ["http://f/topic/1/", "http://f/topic/1/?page=2", "http://f/topic/2/"],
+        [("http://f/topic/1/?page=2", 2), ("http://f/topic/3/?page=2", 2)],
+    )
+    ours, theirs = (SiteNavigator(lambda u: "/topic/" in u, identity) for _ in range(2))
+    told, heard = FetchedPages(redis_server, KEYS.pages), FetchedPages(redis_server, KEYS.pages)
+    assert theirs.admits("http://f/topic/1/?page=2").follow
+    told.exchange([("f", "r1", thread, page) for thread, page in theirs.take_fetched()])
+    assert theirs.take_fetched() == [], "each page is told once"
+    entries = heard.exchange([])
+    assert [(thread, page) for _, _, thread, page in entries] == [("1", 2)]
+    assert heard.exchange([]) == [], "read on from where it stopped"
+    ours.note_elsewhere([(thread, page) for _, _, thread, page in entries])
+    # A listing linking a page the other worker fetched neither queues it nor counts as a lead.
+    decision = ours.decide("http://f/topic/1/?page=2", source="http://f/board/1/")
+    assert (decision.follow, decision.new) == (False, False)
+    assert not ours.admits("http://f/topic/1/?post=9").follow, "a variant of a thread reached elsewhere"
+    assert ours.decide("http://f/topic/2/?page=2", source="http://f/board/1/").new
+
+
 def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_servers):
     server = forum_servers["phpbb"]
     truth = server.truth
@@ -157,6 +203,10 @@ def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_serv
     assert all(s["finish_reason"] == "finished" for s in stats)
     assert all(s.get("forumcrawl/redis/popped", 0) > 0 for s in stats), "both workers must take part"
     assert learned([f for _, f in workers]) == 1, "the rules must be learned once"
+    # Links held back while the site was sampled waited in Redis, and none was left there.
+    assert sum(s.get("forumcrawl/nav/deferred", 0) for s in stats) > 0
+    assert sum(s.get("forumcrawl/redis/released_waiting", 0) for s in stats) > 0
+    assert not list(redis_server.scan_iter(match=KEYS.waiting("*")))
 
 
 def test_scrapy_redis_style_seed_and_workers_match_an_embedded_crawl(tmp_path, redis_server, forum_servers, capsys):

@@ -57,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from exc
     try:
         if args.reset:
-            forgotten = list(client.scan_iter(match=keys.state("*"))) if forget else []
-            client.delete(*keys.all(), *client.scan_iter(match=keys.thread("*")), *forgotten)
+            patterns = [*keys.patterns(), *([keys.state("*")] if forget else [])]
+            client.delete(*keys.all(), *(k for pattern in patterns for k in client.scan_iter(match=pattern)))
         push_seeds(client, keys, urls, sorted({site_of(u) for u in urls}))
     except REDIS_ERRORS as exc:
         raise CommandError(f"Redis at {url} unavailable: {exc}") from exc

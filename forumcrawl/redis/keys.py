@@ -174,6 +174,16 @@ class ClusterKeys:
         """HASH of the pages of one thread held until it is complete (``*``: a SCAN pattern)."""
         return self._key(f"thread:{thread}")
 
+    def waiting(self, site: str) -> str:
+        """LIST of requests for ``site``'s links held back until its rules exist (``*``: a SCAN
+        pattern); queued by whichever worker has the rules first."""
+        return self._key(f"waiting:{site}")
+
+    @property
+    def pages(self) -> str:
+        """LIST of the thread pages the workers fetched (see :mod:`forumcrawl.redis.pages`)."""
+        return self._key("pages")
+
     @property
     def crawl(self) -> str:
         """STRING id of the crawl under way (a reset starts another): what a recrawl's state
@@ -190,11 +200,15 @@ class ClusterKeys:
         """HASH of the cluster's summed stats counters (scrapy-redis's RedisStatsCollector key)."""
         return self.stats_template % {"spider": self.spider}
 
+    def patterns(self) -> list[str]:
+        """SCAN patterns of the crawl's keys named after a thread or a site (to reset it)."""
+        return [self.thread("*"), self.waiting("*")]
+
     def all(self) -> list[str]:
-        """Every key of the crawl (to reset it)."""
+        """Every key of the crawl but those of :meth:`patterns` (to reset it)."""
         return [
             self.queue, self.leases, self.seen, self.seeds, self.sites, self.items, self.contents,
-            self.threads, self.crawl, self.stats,
+            self.threads, self.pages, self.crawl, self.stats,
         ]
 
 

@@ -54,6 +54,32 @@ redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
 return 1
 """
 
+# KEYS: waiting list, seen. ARGV: member, fingerprint ('' = no dedup), ttl seconds.
+_WAIT = """
+if ARGV[2] ~= '' then
+  if redis.call('SADD', KEYS[2], ARGV[2]) == 0 then return 0 end
+  if tonumber(ARGV[3]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
+end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+return 1
+"""
+
+# KEYS: queue, waiting lists… Moves every waiting request into the queue at its priority.
+_RELEASE = """
+local n = 0
+for i = 2, #KEYS do
+  for _, m in ipairs(redis.call('LRANGE', KEYS[i], 0, -1)) do
+    local ok, req = pcall(cjson.decode, m)
+    local score = 0
+    if ok and type(req) == 'table' and tonumber(req['priority']) then score = -tonumber(req['priority']) end
+    redis.call('ZADD', KEYS[1], 'NX', score, m)
+    n = n + 1
+  end
+  redis.call('DEL', KEYS[i])
+end
+return n
+"""
+
 # KEYS: queue, leases, seeds. ARGV: lease seconds, how many to lease.
 # Returns {requeued, queued, leased, seeds, member…}: the leased members and the cluster's state.
 _TAKE = _NOW + _REQUEUE + """
@@ -100,11 +126,13 @@ return n
 
 @dataclass(frozen=True)
 class Push:
-    """One request to enqueue: its JSON, queue score and dedup fingerprint (None: never filtered)."""
+    """One request to enqueue: its JSON, queue score and dedup fingerprint (None: never filtered);
+    ``waiting``: the list it waits in instead of the queue (see :meth:`LeasedQueue.release`)."""
 
     member: str
     score: float
     fingerprint: bytes | None
+    waiting: str = ""
 
 
 @dataclass(frozen=True)
@@ -152,6 +180,8 @@ class LeasedQueue(PriorityQueue):
         self._take = server.register_script(_TAKE)
         self._give_back = server.register_script(_GIVE_BACK)
         self._renew = server.register_script(_RENEW)
+        self._wait = server.register_script(_WAIT)
+        self._release = server.register_script(_RELEASE)
 
     def encode(self, request: Request) -> str:
         """The request as stored (the lease's identity)."""
@@ -187,7 +217,10 @@ class LeasedQueue(PriorityQueue):
         keys = [self.key, self.leases_key, self.dupefilter_key]
         for entry in entries:
             fp = entry.fingerprint if entry.fingerprint is not None else b""
-            self._push(keys=keys, args=[entry.member, entry.score, fp, self.dedup_ttl], client=pipe)
+            if entry.waiting:
+                self._wait(keys=[entry.waiting, self.dupefilter_key], args=[entry.member, fp, self.dedup_ttl], client=pipe)
+            else:
+                self._push(keys=keys, args=[entry.member, entry.score, fp, self.dedup_ttl], client=pipe)
         if acks:
             pipe.zrem(self.leases_key, *acks)
         self._take(keys=[self.key, self.leases_key, self.seeds_key], args=[lease_seconds, want], client=pipe)
@@ -233,6 +266,13 @@ class LeasedQueue(PriorityQueue):
         results = pipe.execute()
         first = 1 if sites else 0
         return sum(int(r) for r in results[first : first + len(entries)])
+
+    def release(self, waiting: Sequence[str]) -> int:
+        """Queue the requests waiting in the lists ``waiting`` (sites whose rules now exist), in
+        one round trip; how many. Two workers releasing the same list queue its requests once."""
+        if not waiting:
+            return 0
+        return int(self._release(keys=[self.key, *waiting]))
 
     def ack(self, members: Iterable[str]) -> None:
         """Forget finished leases."""

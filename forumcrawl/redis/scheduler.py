@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
     from twisted.python.failure import Failure
 
-__all__ = ["LEASE_META", "LeasedRedisScheduler", "lease_finished", "wake_engine"]
+__all__ = ["LEASE_META", "WAIT_META", "LeasedRedisScheduler", "lease_finished", "wake_engine"]
 
 T = TypeVar("T")
 
@@ -69,6 +69,10 @@ logger = logging.getLogger(__name__)
 
 #: ``request.meta`` key holding the lease (the request's exact JSON in the leases ZSET).
 LEASE_META = "forumcrawl_lease"
+#: ``request.meta`` key naming the site whose rules a request waits for: it is written to that
+#: site's waiting list (:meth:`ClusterKeys.waiting`), not to the queue, until a worker that has
+#: the rules releases it (:meth:`LeasedQueue.release`).
+WAIT_META = "forumcrawl_wait_rules"
 #: Signal ``(lease, park, release, abandon)``: a leased request's results are durable (ack it), or
 #: its page is held until site ``park``'s held pages are exported, or (``abandon``) its results were
 #: lost and the lease is left to expire; ``release``: this response exported that site's held pages,
@@ -357,13 +361,16 @@ class LeasedRedisScheduler(Scheduler):
             self._local.append(request)
             return True
         fingerprint = None if request.dont_filter else self.df.request_fingerprint(request)
+        # popped before encoding: once released, the request is queued like any other
+        site = request.meta.pop(WAIT_META, None)
         try:
             member = self._encode(request)
         except (TypeError, ValueError) as exc:
             self._inc("unserialisable")
             logger.warning("dropped %s: cannot be serialised: %s", request, exc, extra={"spider": self.spider})
             return False
-        self._outbox.append(Push(member, -request.priority, fingerprint))
+        waiting = self.keys.waiting(site) if site else ""
+        self._outbox.append(Push(member, -request.priority, fingerprint, waiting))
         self._remote_empty = False
         if len(self._outbox) >= FLUSH_AT:
             self._exchange()
