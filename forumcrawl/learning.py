@@ -74,6 +74,8 @@ class HeldPage:
 class _Sample:
     urls: dict[str, None] = field(default_factory=dict)
     held: list[HeldPage] = field(default_factory=list)
+    #: Pages other workers of a cluster fetched and hold (see :meth:`SiteLearner.borrow`).
+    borrowed: list[Document] = field(default_factory=list)
     model: SiteModel | None = None
     loaded: bool = False
     missed: list[Document] = field(default_factory=list)
@@ -158,22 +160,36 @@ class SiteLearner:
     def observe(self, document: Document, links: list[str], fetched: datetime) -> None:
         """Record a fetched page of a site without a model yet, and the site's links on it."""
         sample = self._sample(document.site)
+        self._add_urls(sample, document, links)
+        sample.held.append(HeldPage(document, fetched))
+
+    def borrow(self, document: Document, links: list[str]) -> None:
+        """Add a page another worker of a cluster fetched for the same site to the sample: the
+        rules are learned from the cluster's pages, as an embedded crawl's would be, not from
+        each worker's share of them (that worker holds and exports the page)."""
+        sample = self._sample(document.site)
+        if sample.model is None:
+            self._add_urls(sample, document, links)
+            sample.borrowed.append(document)
+
+    def _add_urls(self, sample: _Sample, document: Document, links: list[str]) -> None:
         sample.urls.setdefault(document.url, None)
         for url in links:
             if len(sample.urls) >= self.url_sample:
                 break
             if site_of(url) == document.site:
                 sample.urls.setdefault(url, None)
-        sample.held.append(HeldPage(document, fetched))
 
     def ready(self, site: str) -> bool:
-        """Whether the site's sample is complete (learning would not wait for more pages)."""
+        """Whether the site's sample is complete (learning would not wait for more pages); only
+        a learner holding pages learns."""
         sample = self._sample(site)
         if sample.model is not None or not sample.held:
             return False
-        if len(sample.held) >= self.max_held:
+        pages = len(sample.held) + len(sample.borrowed)
+        if pages >= self.max_held:
             return True
-        return len(sample.urls) >= self.url_sample and len(sample.held) >= self.min_pages
+        return len(sample.urls) >= self.url_sample and pages >= self.min_pages
 
     def pending_sites(self) -> list[str]:
         """Sites holding pages without a model (to learn when the crawl runs out of pages)."""
@@ -208,7 +224,7 @@ class SiteLearner:
                     self.store.release(site)
                 logger.info("adopting the rules of %s published by another worker", site)
                 sample = self._sample(site)
-                sample.model, sample.loaded = published, True
+                sample.model, sample.loaded, sample.borrowed = published, True, []
                 return published
             if locked is not False:
                 break
@@ -231,7 +247,7 @@ class SiteLearner:
         """
         sample = self._sample(site)
         model = SiteModel(site=site)
-        pages = {held.document.url: held.document for held in list(sample.held)}
+        pages = {doc.url: doc for doc in [*sample.borrowed, *(held.document for held in list(sample.held))]}
         # Page-flip links (a page number as anchor) join the URLs even when the sample filled
         # before they were seen: a thread's later pages must be part of its rule.
         flips = [
@@ -341,6 +357,7 @@ class SiteLearner:
     def _publish(self, sample: _Sample, model: SiteModel) -> None:
         sample.model = model
         sample.loaded = True
+        sample.borrowed = []
         try:
             self.store.put(model)
         except (OSError, ValueError) as exc:

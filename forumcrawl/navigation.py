@@ -340,6 +340,18 @@ class SiteNavigator:
                 self._threads.add(pair[0])
                 self._reached.add(pair[0])
 
+    def closed_patterns(self) -> list[str]:
+        """The URL patterns closed so far (see :meth:`close`)."""
+        with self._lock:
+            return [name for name, budget in self.patterns.items() if budget.closed]
+
+    def close(self, names: list[str]) -> None:
+        """Close patterns another worker of a cluster closed: each worker probing a dead pattern
+        on its own would spend the probe once per worker."""
+        with self._lock:
+            for name in names:
+                self.patterns.setdefault(name, PatternBudget()).closed = True
+
     def claim_export(self, url: str, key: ThreadKey | None) -> bool:
         """Whether the fetched thread page at ``url`` should be exported: under one URL per
         ``(thread, page)`` (that URL again, if its page is fetched again), never a variant; True

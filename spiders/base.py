@@ -272,6 +272,11 @@ class SiteSpider(scrapy.Spider):
                     "thread page", doc.site, closed,
                 )
 
+    def observe(self, doc: Document, links: list[str], fetched: datetime) -> None:
+        """Hold a page of a site being sampled (see :meth:`SiteLearner.observe`)."""
+        assert self.learner is not None
+        self.learner.observe(doc, links, fetched)
+
     def hold_back(self, site: str, request: scrapy.Request) -> scrapy.Request | None:
         """Keep a link of an over-sampled pattern until ``site``'s rules decide it (see
         :meth:`learn_and_release`); a request returned instead is yielded to wait elsewhere."""
@@ -377,19 +382,23 @@ class SiteSpider(scrapy.Spider):
                 )
                 navigator.fetched(held.document.url, new)
         for request in self._deferred.pop(site, []):
-            if navigator is None:
-                yield request
-                continue
-            link = request.meta.get("forumcrawl_link") or {}
-            decision = navigator.release(request.url, page_flip_number(str(link.get("text", ""))))
-            if not decision.follow:
-                self._inc(f"nav/skipped/{decision.role}")
-                continue
-            request.meta["forumcrawl_nav"] = decision.role
-            yield request.replace(priority=self.nav_priority(navigator, request.url, decision.role))
+            released = request if navigator is None else self.release_link(navigator, request)
+            if released is not None:
+                yield released
         for held in held_pages:
             for item in self.items_for(held.document, model, held.fetched):
                 yield item
+
+    def release_link(self, navigator: SiteNavigator, request: scrapy.Request) -> scrapy.Request | None:
+        """A link held back while its site was sampled, as the site's rules decide it: None
+        when they skip it (counted), else the request at its role's priority."""
+        link = request.meta.get("forumcrawl_link") or {}
+        decision = navigator.release(request.url, page_flip_number(str(link.get("text", ""))))
+        if not decision.follow:
+            self._inc(f"nav/skipped/{decision.role}")
+            return None
+        request.meta["forumcrawl_nav"] = decision.role
+        return request.replace(priority=self.nav_priority(navigator, request.url, decision.role))
 
     def learn_pending_sites(self) -> None:
         """On spider_idle: sites whose sample never filled are learned from what was fetched."""
@@ -444,7 +453,7 @@ class SiteSpider(scrapy.Spider):
         requests = list(self.follow_links(doc, links, model, requested))
         if self.learner is not None and model is None:
             # Hold the page before yielding: the site's held pages may be released at any await.
-            self.learner.observe(doc, links, fetched)
+            self.observe(doc, links, fetched)
             for request in requests:
                 yield request
             if self.learner.ready(doc.site) and doc.site not in self._learning:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from datetime import datetime
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +47,7 @@ from forumcrawl.document import Document, site_of
 from forumcrawl.redis.dupefilter import LeasedDupeFilter
 from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, client_from_settings, push_seeds, redis_url_from_settings
 from forumcrawl.redis.middleware import PARK_META, RELEASE_META
-from forumcrawl.redis.pages import SHARE_SECONDS, Entry, FetchedPages, rules_tag
+from forumcrawl.redis.pages import SHARE_SECONDS, Notes, Sampled, WorkerNotes, rules_tag
 from forumcrawl.redis.queue import LeasedQueue, Push
 from forumcrawl.redis.scheduler import WAIT_META, wake_engine
 from forumcrawl.spiders.base import SiteSpider, parse_start_urls
@@ -73,7 +74,7 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
     ``redis_batch_size`` (default CONCURRENT_REQUESTS), ``redis_encoding`` (REDIS_ENCODING).
     """
 
-    fetched_pages: FetchedPages
+    notes: WorkerNotes
 
     def __init__(self, start: str | None = None, topic_example: str | None = None, **kwargs: Any) -> None:
         # SiteSpider.__init__ insists on -a start; here seeds may all come from Redis.
@@ -92,7 +93,9 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
         self._share_loop: LoopingCall | None = None
         self._sharing: Deferred[Any] | None = None
-        self._unsent: list[Entry] = []
+        self._untold = Notes()
+        self._to_tell: list[Sampled] = []
+        self._cleared: set[str] = set()
         # Pages told under rules this worker does not have yet (it adopts them a moment later).
         self._early: dict[tuple[str, str], list[tuple[str, int]]] = {}
 
@@ -120,7 +123,7 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
             seeds_key=keys.seeds,
             dedup_ttl=settings.getint("FORUMCRAWL_REDIS_DEDUP_TTL"),
         )
-        spider.fetched_pages = FetchedPages(spider.server, keys.pages)
+        spider.notes = WorkerNotes(spider.server, keys)
         crawler.signals.connect(spider.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(spider._stop_sharing, signal=signals.spider_closed)
         return spider
@@ -202,46 +205,78 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         request.meta[WAIT_META] = site
         return request
 
+    def observe(self, doc: Document, links: list[str], fetched: datetime) -> None:
+        """Also tell the other workers (see :mod:`forumcrawl.redis.pages`)."""
+        super().observe(doc, links, fetched)
+        self._to_tell.append((doc.site, doc.url, doc.html, links))
+
     def share_pages(self) -> None:
-        """Once a second: tell the other workers which thread pages this one fetched and learn
-        theirs (see :mod:`forumcrawl.redis.pages`), and queue the links waiting for the rules
-        of the sites learned here; in a thread, one at a time."""
+        """Once a second, in a thread, one exchange at a time: tell the other workers which
+        thread pages this one fetched, which patterns it closed and which pages it sampled, hear
+        theirs (see :mod:`forumcrawl.redis.pages`), take the links waiting for the rules of the
+        sites learned here, and adopt the rules another worker published for a site sampled
+        here."""
         if self._sharing is not None:
             return
-        ours, self._unsent = self._unsent, []
-        waiting = []
+        ours, self._untold = self._untold, Notes()
+        ours.sampled, self._to_tell = self._to_tell, []
+        waiting, learned = [], []
         for site, (model, navigator) in list(self._navigators.items()):
             tag = rules_tag(model.rules.get("nav"))
-            ours += [(site, tag, thread, page) for thread, page in navigator.take_fetched()]
+            ours.fetched += [(site, tag, thread, page) for thread, page in navigator.take_fetched()]
+            ours.closed += [(site, name) for name in navigator.closed_patterns()]
             waiting.append(self.keys.waiting(site))
+            if site not in self._cleared:
+                self._cleared.add(site)
+                learned.append(site)
         sampling = [s for s in self.learner.pending_sites() if s not in self._learning] if self.learner else []
-        self._sharing = deferToThread(self._share, ours, waiting, sampling)
+        self._sharing = deferToThread(self._share, ours, sampling, learned, waiting)
         self._sharing.addBoth(self._shared, ours)
 
-    def _share(self, ours: list[Entry], waiting: list[str], sampling: list[str]) -> tuple[list[Entry], int, list[str]]:
+    def _share(
+        self, ours: Notes, sampling: list[str], learned: list[str], waiting: list[str]
+    ) -> tuple[Notes, list[str], list[str]]:
         assert self.learner is not None or not sampling
         published = [site for site in sampling if self.learner.store.get(site) is not None]
-        return self.fetched_pages.exchange(ours), self.frontier.release(waiting), published
+        theirs = self.notes.exchange(ours, sampling, learned)
+        lease = self.crawler.settings.getfloat("FORUMCRAWL_REDIS_LEASE_SECONDS")
+        return theirs, self.frontier.take_waiting(waiting, lease), published
 
-    def _shared(self, result: tuple[list[Entry], int, list[str]] | Failure, ours: list[Entry]) -> None:
+    def release_waiting(self, taken: list[str]) -> None:
+        """Decide the links that waited for their site's rules (leased to this worker by
+        :meth:`LeasedQueue.take_waiting`) as an embedded crawl decides its held-back links:
+        those the rules skip are dropped, the others queued at their role's priority (thread
+        pages before boards before patterns on probation), all acknowledged in one round trip."""
+        pushes: list[Push] = []
+        for member in taken:
+            request = self.frontier.decode(member)
+            navigator = self.navigator(self.learner.model(site_of(request.url)) if self.learner else None)
+            released = request if navigator is None else self.release_link(navigator, request)
+            if released is not None:
+                pushes.append(Push(self.frontier.encode(released), -released.priority, None))
+        self._inc("redis/released_waiting", len(pushes))
+        self.logger.info("queued %d of %d links that waited for a site's rules", len(pushes), len(taken))
+        done = deferToThread(self.frontier.exchange, pushes, taken)
+        done.addCallbacks(lambda _: wake_engine(self.crawler), self._release_failed)
+
+    def _release_failed(self, failure: Failure) -> None:
+        # the leases expire and the requests return to the queue as they were
+        self.logger.warning("could not queue the links that waited for a site's rules: %s", failure.value)
+
+    def _shared(self, result: tuple[Notes, list[str], list[str]] | Failure, ours: Notes) -> None:
         self._sharing = None
         if isinstance(result, Failure):
-            self._unsent = ours + self._unsent
+            self._untold.fetched[:0] = ours.fetched
+            self._to_tell[:0] = ours.sampled
             if result.check(ValueError, *REDIS_ERRORS):
-                self.logger.warning("could not share fetched pages: %s", result.value)
+                self.logger.warning("could not share notes with the other workers: %s", result.value)
             else:
-                self.logger.error("could not share fetched pages: %s", result.getTraceback())
+                self.logger.error("could not share notes with the other workers: %s", result.getTraceback())
             return
-        result, released, published = result
-        if released:
-            self._inc("redis/released_waiting", released)
-            self.logger.info("queued %d links that waited for a site's rules", released)
-            wake_engine(self.crawler)
-        for site in published:
-            # Another worker learned the site: adopt its rules now rather than sample on blind.
-            if site not in self._learning:
-                self.learn_site_now(site)
-        for site, tag, thread, page in result:
+        theirs, taken, published = result
+        if taken:
+            self.release_waiting(taken)
+        for site, tag, thread, page in theirs.fetched:
             self._early.setdefault((site, tag), []).append((thread, page))
         for (site, tag), pairs in list(self._early.items()):
             known = self._navigators.get(site)
@@ -250,6 +285,23 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
             if rules_tag(known[0].rules.get("nav")) == tag:
                 known[1].note_elsewhere(pairs)
             del self._early[(site, tag)]
+        closed: dict[str, list[str]] = {}
+        for site, name in theirs.closed:
+            closed.setdefault(site, []).append(name)
+        for site, names in closed.items():
+            known = self._navigators.get(site)
+            if known is not None:
+                known[1].close(names)
+        if self.learner is not None and theirs.sampled:
+            for site, url, html, links in theirs.sampled:
+                self.learner.borrow(Document(html, url), links)
+            self._inc("learn/borrowed_pages", len(theirs.sampled))
+            published += [site for site in {b[0] for b in theirs.sampled} if self.learner.ready(site)]
+        for site in dict.fromkeys(published):
+            # Another worker learned the site (adopt its rules now rather than sample on
+            # blind), or the pages it sampled complete the sample held here.
+            if site not in self._learning:
+                self.learn_site_now(site)
 
     def _stop_sharing(self) -> None:
         if self._share_loop is not None and self._share_loop.running:

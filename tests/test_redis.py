@@ -143,7 +143,7 @@ def test_leased_queue_pop_ack_and_expiry(redis_server):
     assert queue.status().idle
 
 
-def test_waiting_requests_stay_out_of_the_queue_until_released(redis_server):
+def test_waiting_requests_stay_out_of_the_queue_until_taken(redis_server):
     keys = ClusterKeys("t", "s")
     queue = LeasedQueue(redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen)
     waiting = keys.waiting("f.example")
@@ -156,35 +156,56 @@ def test_waiting_requests_stay_out_of_the_queue_until_released(redis_server):
     assert queue.status().idle and redis_server.llen(waiting) == 2
     # Until released, even a request for the same URL queued normally is a duplicate.
     assert queue.exchange([Push('{"url": "a"}', 0, b"aaaaaaaa")]).new == 0
-    assert queue.release([waiting, keys.waiting("other.example")]) == 2
-    assert queue.release([waiting]) == 0, "released once, by whichever worker comes first"
+    taken = queue.take_waiting([waiting, keys.waiting("other.example")], 0.2)
+    assert [json.loads(m)["url"] for m in taken] == ["a", "b"]
+    assert queue.take_waiting([waiting], 10) == [], "taken once, by whichever worker comes first"
+    assert (queue.status().queued, queue.status().leased) == (0, 2)
+    # The taker queues what the rules keep and acknowledges all.
+    assert queue.exchange([Push('{"url": "b", "priority": 10}', -10, None)], taken[:1]).new == 1
+    time.sleep(0.3)
     members = queue.exchange(want=5, lease_seconds=10).members
-    assert [json.loads(m)["url"] for m in members] == ["b", "a"], "released at their own priority"
+    assert [json.loads(m)["url"] for m in members] == ["b", "b"], "a taker that died leaves its leases to expire"
 
 
-def test_workers_tell_each_other_their_thread_pages(redis_server):
+def test_workers_tell_each_other_their_thread_pages_and_samples(redis_server):
     from forumcrawl.extractors.navigation import ThreadIdentity
     from forumcrawl.navigation import SiteNavigator
-    from forumcrawl.redis.pages import FetchedPages
+    from forumcrawl.redis.pages import Notes, WorkerNotes
 
     identity = ThreadIdentity().fit(
         ["http://f/topic/1/", "http://f/topic/1/?page=2", "http://f/topic/2/"],
         [("http://f/topic/1/?page=2", 2), ("http://f/topic/3/?page=2", 2)],
     )
     ours, theirs = (SiteNavigator(lambda u: "/topic/" in u, identity) for _ in range(2))
-    told, heard = FetchedPages(redis_server, KEYS.pages), FetchedPages(redis_server, KEYS.pages)
+    told, heard = WorkerNotes(redis_server, KEYS), WorkerNotes(redis_server, KEYS)
     assert theirs.admits("http://f/topic/1/?page=2").follow
-    told.exchange([("f", "r1", thread, page) for thread, page in theirs.take_fetched()])
+    for n in range(3):
+        theirs.fetched(f"http://f/login?next={n}", 0)
+    sample = ("f", "http://f/", "<html><a href='/topic/1/'>t</a></html>", ["http://f/topic/1/"])
+    told.exchange(
+        Notes(
+            fetched=[("f", "r1", thread, page) for thread, page in theirs.take_fetched()],
+            sampled=[sample],
+            closed=[("f", name) for name in theirs.closed_patterns()],
+        ),
+        [],
+        [],
+    )
     assert theirs.take_fetched() == [], "each page is told once"
-    entries = heard.exchange([])
-    assert [(thread, page) for _, _, thread, page in entries] == [("1", 2)]
-    assert heard.exchange([]) == [], "read on from where it stopped"
-    ours.note_elsewhere([(thread, page) for _, _, thread, page in entries])
+    notes = heard.exchange(Notes(), ["f"], [])
+    assert [(thread, page) for _, _, thread, page in notes.fetched] == [("1", 2)]
+    assert notes.sampled == [sample] and told.exchange(Notes(), ["f"], []).sampled == [], "not our own"
+    again = heard.exchange(Notes(), ["f"], ["f"])
+    assert again.fetched == [] and again.sampled == [], "read on from where it stopped"
+    assert not redis_server.exists(KEYS.sample("f")), "a learned site's sample is deleted"
+    ours.note_elsewhere([(thread, page) for _, _, thread, page in notes.fetched])
+    ours.close([name for _, name in notes.closed])
     # A listing linking a page the other worker fetched neither queues it nor counts as a lead.
     decision = ours.decide("http://f/topic/1/?page=2", source="http://f/board/1/")
     assert (decision.follow, decision.new) == (False, False)
     assert not ours.admits("http://f/topic/1/?post=9").follow, "a variant of a thread reached elsewhere"
     assert ours.decide("http://f/topic/2/?page=2", source="http://f/board/1/").new
+    assert not ours.decide("http://f/login?next=7").follow, "a pattern the other worker closed"
 
 
 def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_servers):

@@ -179,6 +179,17 @@ class ClusterKeys:
         pattern); queued by whichever worker has the rules first."""
         return self._key(f"waiting:{site}")
 
+    def sample(self, site: str) -> str:
+        """LIST of the pages the workers sampled of ``site`` before its rules existed (``*``: a
+        SCAN pattern; see :mod:`forumcrawl.redis.pages`)."""
+        return self._key(f"sample:{site}")
+
+    @property
+    def closed(self) -> str:
+        """SET of the URL patterns the workers closed, JSON ``[site, pattern]`` (see
+        :mod:`forumcrawl.redis.pages`)."""
+        return self._key("closed")
+
     @property
     def pages(self) -> str:
         """LIST of the thread pages the workers fetched (see :mod:`forumcrawl.redis.pages`)."""
@@ -202,13 +213,13 @@ class ClusterKeys:
 
     def patterns(self) -> list[str]:
         """SCAN patterns of the crawl's keys named after a thread or a site (to reset it)."""
-        return [self.thread("*"), self.waiting("*")]
+        return [self.thread("*"), self.waiting("*"), self.sample("*")]
 
     def all(self) -> list[str]:
         """Every key of the crawl but those of :meth:`patterns` (to reset it)."""
         return [
             self.queue, self.leases, self.seen, self.seeds, self.sites, self.items, self.contents,
-            self.threads, self.pages, self.crawl, self.stats,
+            self.threads, self.pages, self.closed, self.crawl, self.stats,
         ]
 
 

@@ -64,20 +64,17 @@ redis.call('RPUSH', KEYS[1], ARGV[1])
 return 1
 """
 
-# KEYS: queue, waiting lists… Moves every waiting request into the queue at its priority.
-_RELEASE = """
-local n = 0
+# KEYS: leases, waiting lists… ARGV: lease seconds. Leases every waiting request to the caller.
+_TAKE_WAITING = _NOW + """
+local out = {}
 for i = 2, #KEYS do
   for _, m in ipairs(redis.call('LRANGE', KEYS[i], 0, -1)) do
-    local ok, req = pcall(cjson.decode, m)
-    local score = 0
-    if ok and type(req) == 'table' and tonumber(req['priority']) then score = -tonumber(req['priority']) end
-    redis.call('ZADD', KEYS[1], 'NX', score, m)
-    n = n + 1
+    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), m)
+    out[#out + 1] = m
   end
   redis.call('DEL', KEYS[i])
 end
-return n
+return out
 """
 
 # KEYS: queue, leases, seeds. ARGV: lease seconds, how many to lease.
@@ -127,7 +124,7 @@ return n
 @dataclass(frozen=True)
 class Push:
     """One request to enqueue: its JSON, queue score and dedup fingerprint (None: never filtered);
-    ``waiting``: the list it waits in instead of the queue (see :meth:`LeasedQueue.release`)."""
+    ``waiting``: the list it waits in instead of the queue (see :meth:`LeasedQueue.take_waiting`)."""
 
     member: str
     score: float
@@ -181,7 +178,7 @@ class LeasedQueue(PriorityQueue):
         self._give_back = server.register_script(_GIVE_BACK)
         self._renew = server.register_script(_RENEW)
         self._wait = server.register_script(_WAIT)
-        self._release = server.register_script(_RELEASE)
+        self._take_waiting = server.register_script(_TAKE_WAITING)
 
     def encode(self, request: Request) -> str:
         """The request as stored (the lease's identity)."""
@@ -267,12 +264,15 @@ class LeasedQueue(PriorityQueue):
         first = 1 if sites else 0
         return sum(int(r) for r in results[first : first + len(entries)])
 
-    def release(self, waiting: Sequence[str]) -> int:
-        """Queue the requests waiting in the lists ``waiting`` (sites whose rules now exist), in
-        one round trip; how many. Two workers releasing the same list queue its requests once."""
+    def take_waiting(self, waiting: Sequence[str], lease_seconds: float) -> list[str]:
+        """Lease every request waiting in the lists ``waiting`` (sites whose rules now exist) to
+        this worker, in one round trip: it decides them under the rules and queues those worth
+        fetching with :meth:`exchange`, acknowledging all. Taken by one worker only; if it dies
+        first, the leases expire and the requests are queued as they were."""
         if not waiting:
-            return 0
-        return int(self._release(keys=[self.key, *waiting]))
+            return []
+        members = self._take_waiting(keys=[self.leases_key, *waiting], args=[lease_seconds])
+        return [m.decode("utf-8") for m in members]
 
     def ack(self, members: Iterable[str]) -> None:
         """Forget finished leases."""

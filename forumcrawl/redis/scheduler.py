@@ -71,7 +71,7 @@ logger = logging.getLogger(__name__)
 LEASE_META = "forumcrawl_lease"
 #: ``request.meta`` key naming the site whose rules a request waits for: it is written to that
 #: site's waiting list (:meth:`ClusterKeys.waiting`), not to the queue, until a worker that has
-#: the rules releases it (:meth:`LeasedQueue.release`).
+#: the rules takes it (:meth:`LeasedQueue.take_waiting`).
 WAIT_META = "forumcrawl_wait_rules"
 #: Signal ``(lease, park, release, abandon)``: a leased request's results are durable (ack it), or
 #: its page is held until site ``park``'s held pages are exported, or (``abandon``) its results were
