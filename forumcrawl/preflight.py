@@ -47,8 +47,6 @@ def check_crawl(spider: str, settings: BaseSettings, spider_args: Mapping[str, s
     except ValueError as exc:
         raise CrawlSetupError(str(exc)) from None
     url = redis_url_from_settings(settings)
-    if url and settings.getbool("FORUMCRAWL_INCREMENTAL"):
-        raise CrawlSetupError("FORUMCRAWL_INCREMENTAL keeps its state in files: not in cluster mode yet")
     if issubclass(spidercls, RedisSiteSpider) and not url:
         raise CrawlSetupError(f"the {spider} spider needs FORUMCRAWL_REDIS_URL (or REDIS_URL)=redis://…")
     if url:

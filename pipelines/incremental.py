@@ -17,17 +17,20 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from forumcrawl.extractors.navigation import pattern_key
 from itemadapter import ItemAdapter
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
-from scrapy.http import Response
 from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.http import Response
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.threads import deferToThread
 
 from forumcrawl.document import Document, site_of
-from forumcrawl.extractors.navigation import pattern_key
 from forumcrawl.items import ForumThread, Post
 from forumcrawl.navigation import PatternBudget, SiteNavigator
-from forumcrawl.state import SiteState, index_rows, load, save
+from forumcrawl.redis.keys import redis_url_from_settings
+from forumcrawl.state import FileStates, SiteState, index_rows, list_flips, post_identity
 
 __all__ = ["IncrementalPipeline", "Recrawl"]
 
@@ -37,14 +40,20 @@ _RECRAWLS: weakref.WeakKeyDictionary[Crawler, Recrawl] = weakref.WeakKeyDictiona
 class Recrawl:
     """The states of the sites of one crawl, shared by its spider and its pipeline."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, store: Any) -> None:
+        #: Where the states are (:class:`~forumcrawl.state.FileStates`, or in cluster mode
+        #: :class:`~forumcrawl.redis.state.RedisStates`).
+        self.store = store
         self.started = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.sites: dict[str, SiteState] = {}
         self._seen: set[tuple[str, str, int | None]] = set()
         self.navigators: dict[str, SiteNavigator] = {}
         #: URL pattern → [a URL of it, answers < 400, answers >= 400] in this crawl.
         self._answers: dict[str, list[Any]] = {}
+        #: (site, thread) of the thread pages answered in this crawl, and the URLs answered
+        #: before their site's navigator existed.
+        self._answered: set[tuple[str, str]] = set()
+        self._unread: list[str] = []
 
     @classmethod
     def of(cls, crawler: Crawler) -> Recrawl | None:
@@ -53,22 +62,46 @@ class Recrawl:
             return None
         found = _RECRAWLS.get(crawler)
         if found is None:
-            found = _RECRAWLS[crawler] = cls(Path(crawler.settings["FORUMCRAWL_STATE_DIR"]))
+            settings = crawler.settings
+            if redis_url_from_settings(settings):
+                from forumcrawl.redis.keys import ClusterKeys, client_from_settings
+                from forumcrawl.redis.state import RedisStates
+
+                keys = ClusterKeys.from_settings(settings, crawler.spidercls.name)
+                store: Any = RedisStates(client_from_settings(settings), keys)
+            else:
+                store = FileStates(Path(settings["FORUMCRAWL_STATE_DIR"]))
+            found = _RECRAWLS[crawler] = cls(store)
             crawler.signals.connect(found.answered, signal=signals.response_received)
         return found
 
     def answered(self, response: Response, request: Request) -> None:
         """Count each URL pattern's answers: one that only ever failed (a plugin page answering
-        500 after its retries) is closed for the next crawl, as the navigation would have."""
+        500 after its retries) is closed for the next crawl, as the navigation would have. The
+        threads whose pages answered (or said they are gone: 404, 410) are noted: one of which
+        nothing was exported counts as read (see :meth:`SiteState.unexported`)."""
         url = (request.meta.get("redirect_urls") or [request.url])[0]
         key = pattern_key(url)
         self._answers.setdefault(key, [url, 0, 0])[1 if response.status < 400 else 2] += 1
+        if response.status in (200, 404, 410):
+            self._threads_answered([url])
+
+    def _threads_answered(self, urls: list[str]) -> None:
+        """Note the threads of the thread pages answered; a page answered before its site's
+        navigator existed (the sample's) waits for it."""
+        for url in urls:
+            navigator = self.navigators.get(site_of(url))
+            key = navigator.key(url) if navigator is not None else None
+            if navigator is None:
+                self._unread.append(url)
+            elif key is not None and key.thread is not None:
+                self._answered.add((site_of(url), key.thread))
 
     def site(self, site: str) -> SiteState:
         """``site``'s state, read on first use."""
         state = self.sites.get(site)
         if state is None:
-            state = self.sites[site] = load(self.folder, site)
+            state = self.sites[site] = self.store.load(site)
         return state
 
     def restore(self, site: str, navigator: SiteNavigator) -> None:
@@ -76,6 +109,8 @@ class Recrawl:
         reaching a new thread page through them, start closed (a recrawl does not probe
         profiles and login pages again); this crawl's are saved at its end."""
         self.navigators[site] = navigator
+        waiting, self._unread = self._unread, []
+        self._threads_answered(waiting)
         for pattern in self.site(site).closed_patterns:
             navigator.patterns[pattern] = PatternBudget(closed=True)
 
@@ -88,30 +123,47 @@ class Recrawl:
             key = navigator.key(url)
             return key.thread if key is not None else None
 
-        self.site(doc.site).observe_index(*index_rows(doc.tree, doc.url, thread_of))
+        rows, links = index_rows(doc.tree, doc.url, thread_of)
+        # A row's own pager ("1 2 3 4" of a long thread) leads to thread pages, not list pages.
+        flips = [(url, n) for url, n in list_flips(doc.tree, doc.url) if not navigator.is_topic(url)]
+        self.site(doc.site).observe_index(rows, links, url=doc.url, flips=flips)
 
     def follows(self, site: str, url: str, navigator: SiteNavigator, source: str) -> tuple[bool, bool]:
         """Whether to follow a link to ``url`` found on the page ``source``, and whether a
         skipped link is a thread page this crawl had not met yet (what the navigator counts as
         a page's yield)."""
+        state = self.site(site)
+        if not state.paginates(source, url):
+            return False, False
         key = navigator.key(url)
-        if key is None or self.site(site).follows(url, key, navigator.key(source)):
+        if key is None or state.follows(url, key, navigator.key(source)):
             return True, False
         first = (site, str(key.thread), key.page) not in self._seen
         self._seen.add((site, str(key.thread), key.page))
         return False, first
 
-    def save_all(self) -> list[Path]:
-        """Write every site's state."""
+    def next_page(self, site: str, source: str, url: str) -> bool:
+        """Whether ``url`` is the next page of a list sorted by last post that the page
+        ``source`` leads to after showing a change (see :meth:`SiteState.next_page`): the spider
+        follows it whatever the navigation says."""
+        return self.site(site).next_page(source, url)
+
+    def save_all(self) -> list[str]:
+        """Write every site's state. Closed from the start of the next crawl: the patterns the
+        navigation closed or fetched without a new thread page, those that only ever failed,
+        and those whose pages never reached it (empty, unreadable, not HTML)."""
         for site, navigator in self.navigators.items():
-            patterns = navigator.patterns.items()
-            closed = {k for k, b in patterns if b.closed or b.fetches and not b.hits}
+            patterns = navigator.patterns
+            closed = {k for k, b in patterns.items() if b.closed or b.fetches and not b.hits}
             closed |= {
                 key for key, (url, ok, failed) in self._answers.items()
-                if failed and not ok and site_of(url) == site and not navigator.is_topic(url)
+                if site_of(url) == site and not navigator.is_topic(url)
+                and (failed and not ok or ok and not (key in patterns and patterns[key].fetches))
             }
-            self.site(site).closed_patterns = sorted(closed)
-        return [save(self.folder, state, self.started) for state in self.sites.values()]
+            self.site(site).navigated(closed, {k for k, b in patterns.items() if b.hits and not b.closed})
+        for site, thread in self._answered:
+            self.site(site).unexported(thread)
+        return [self.store.save(state, self.started) for state in self.sites.values()]
 
 
 class IncrementalPipeline:
@@ -123,6 +175,7 @@ class IncrementalPipeline:
         #: Whole-thread records: a page without new posts goes on (with none) to complete its
         #: thread's recrawled pages, and the thread pipeline drops a thread with none.
         self.threads = crawler.settings.get("FORUMCRAWL_ITEM") == "thread"
+        self.cluster = bool(redis_url_from_settings(crawler.settings))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> IncrementalPipeline:
@@ -135,7 +188,7 @@ class IncrementalPipeline:
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(f"forumcrawl/incremental/{key}", count)
 
-    def process_item(self, item: Any) -> Any:
+    async def process_item(self, item: Any) -> Any:
         if not isinstance(item, ForumThread):
             return item
         adapter = ItemAdapter(item)
@@ -143,9 +196,16 @@ class IncrementalPipeline:
         if not thread or not page or not item.site:
             return item
         state = self.recrawl.site(item.site)
-        new = state.page(thread, page, item.last_page or page, [_fields(p) for p in item.posts])
+        fields = [_fields(p) for p in item.posts]
+        new = state.page(thread, page, item.last_page or page, fields)
         if state.previous is None:
             return item
+        if new and self.cluster:
+            # A post two pages show, fetched by two workers, goes out once.
+            identities = [post_identity(fields[i]) for i in new]
+            mine = await maybe_deferred_to_future(
+                deferToThread(self.recrawl.store.claim, item.site, thread, identities))
+            new = [i for i, claimed in zip(new, mine) if claimed]
         if not new:
             self._inc("unchanged_pages")
             if not self.threads:

@@ -244,6 +244,10 @@ class SiteSpider(scrapy.Spider):
                         self._inc("incremental/skipped")
                         new_threads += first
                         continue
+                    if recrawl.next_page(doc.site, doc.url, url):
+                        # Not tracked by the navigation: its pattern may be closed.
+                        yield scrapy.Request(url, callback=self.parse, priority=INDEX_PRIORITY)
+                        continue
                 number = page_flip_number(records[url].text) if url in records else None
                 decision = navigator.decide(url, number, source=requested or doc.url)
                 new_threads += decision.new

@@ -20,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("urls", nargs="+", metavar="URL", help="start URL(s) of the site(s)")
     parser.add_argument("--redis-url", help="Redis of the cluster (default: FORUMCRAWL_REDIS_URL)")
     parser.add_argument("--reset", action="store_true", help="first delete the spider's queue, leases, seen set and items")
+    parser.add_argument("--forget", action="store_true",
+                        help="with --reset, also delete the recrawl state (FORUMCRAWL_INCREMENTAL): the next crawl is a first crawl")
 
 
 def cluster_of(args: argparse.Namespace) -> tuple[str, ClusterKeys, redis.Redis]:
@@ -45,6 +47,9 @@ def run(args: argparse.Namespace) -> int:
     from forumcrawl.redis.keys import REDIS_ERRORS, push_seeds
     from forumcrawl.spiders.base import parse_start_urls
 
+    forget = getattr(args, "forget", False)
+    if forget and not args.reset:
+        raise CommandError("--forget goes with --reset")
     url, keys, client = cluster_of(args)
     try:
         urls = parse_start_urls(",".join(args.urls))
@@ -52,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from exc
     try:
         if args.reset:
-            client.delete(*keys.all(), *(k for pattern in keys.patterns() for k in client.scan_iter(match=pattern)))
+            patterns = [*keys.patterns(), *([keys.state("*")] if forget else [])]
+            client.delete(*keys.all(), *(k for pattern in patterns for k in client.scan_iter(match=pattern)))
         push_seeds(client, keys, urls, sorted({site_of(u) for u in urls}))
     except REDIS_ERRORS as exc:
         raise CommandError(f"Redis at {url} unavailable: {exc}") from exc

@@ -90,11 +90,15 @@ class Growth:
             later.floor = n
         return post
 
-    def apply(self) -> None:
-        """Serve the changed forum: boards re-sorted by last activity, pages and truth rebuilt."""
+    def apply(self, by: str = "last") -> None:
+        """Serve the changed forum: boards re-sorted by last activity (``by="first"``: by when
+        their threads were opened, as some lists are), pages and truth rebuilt."""
+        if by not in ("last", "first"):
+            raise ValueError(f"boards are sorted by 'last' or 'first' post, not {by!r}")
         per_page = self.plan.threads_per_list_page
         for board in self.plan.boards:
-            board.threads.sort(key=lambda t: (t.last.time, t.tid), reverse=True)
+            board.threads.sort(key=lambda t: (t.last.time if by == "last" else t.posts[0].time, t.tid),
+                               reverse=True)
             for n, thread in enumerate(board.threads):
                 thread.list_page = n // per_page + 1
         self.site.rebuild()

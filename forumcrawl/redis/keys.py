@@ -201,6 +201,17 @@ class ClusterKeys:
         return self._key("pages")
 
     @property
+    def crawl(self) -> str:
+        """STRING id of the crawl under way (a reset starts another): what a recrawl's state
+        belongs to (:mod:`forumcrawl.redis.state`)."""
+        return self._key("crawl")
+
+    def state(self, site: str) -> str:
+        """HASH of ``site``'s recrawl state (``FORUMCRAWL_INCREMENTAL``), and the prefix of its
+        crawl's shares and posts (``*``: a SCAN pattern); kept by a reset, for the next crawl."""
+        return self._key(f"state:{site}")
+
+    @property
     def stats(self) -> str:
         """HASH of the cluster's summed stats counters (scrapy-redis's RedisStatsCollector key)."""
         return self.stats_template % {"spider": self.spider}
@@ -213,7 +224,7 @@ class ClusterKeys:
         """Every key of the crawl but those of :meth:`patterns` (to reset it)."""
         return [
             self.queue, self.leases, self.seen, self.seeds, self.sites, self.items, self.contents,
-            self.threads, self.pages, self.closed, self.waiting_lists, self.stats,
+            self.threads, self.pages, self.closed, self.waiting_lists, self.crawl, self.stats,
         ]
 
 
