@@ -29,6 +29,7 @@ fetched page's yield with :meth:`SiteNavigator.fetched`.
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 import time
@@ -116,9 +117,10 @@ class SiteNavigator:
         # Which URL claimed each thread page: the same URL may come again (a request delivered
         # again after a worker or Redis failed), another URL form of the page may not.
         self._fetched: dict[tuple[str, int], str] = {}
-        # Pages other workers of a cluster fetched (see note_elsewhere), and ours not yet told.
+        # Pages other workers of a cluster fetched (see note_elsewhere), and how many of ours
+        # (the first ones of _fetched, in the order they were fetched) were told to them.
         self._elsewhere: set[tuple[str, int]] = set()
-        self._untold: list[tuple[str, int]] = []
+        self._told = 0
         self._exported: dict[tuple[str, int], str] = {}
         self._released: set[tuple[str, int]] = set()
         self._threads: set[str] = set()
@@ -209,7 +211,7 @@ class SiteNavigator:
         with self._lock:
             if key is not None and key.canonical:
                 pair = (str(key.thread), int(key.page or 1))
-                if self._claim(pair, url) != url:
+                if self._fetched.setdefault(pair, url) != url:
                     return Decision(False, "duplicate", key)
                 self._scheduled.add(pair)
                 self._threads.add(pair[0])
@@ -288,7 +290,7 @@ class SiteNavigator:
         if found is not None:
             pair = (str(found[0].thread), int(found[0].page or 1))
             with self._lock:
-                owner = self._claim(pair, url)
+                owner = self._fetched.setdefault(pair, url)
                 self._scheduled.add(pair)
                 self._threads.add(pair[0])
                 self._reached.add(pair[0])
@@ -309,20 +311,12 @@ class SiteNavigator:
             self._fetched[pair] = owner
             self._exported[pair] = owner
 
-    def _claim(self, pair: tuple[str, int], url: str) -> str:
-        """The URL a thread page is fetched under: ``url`` unless another came first (call
-        with the lock held)."""
-        owner = self._fetched.get(pair)
-        if owner is None:
-            owner = self._fetched[pair] = url
-            self._untold.append(pair)
-        return owner
-
     def take_fetched(self) -> list[tuple[str, int]]:
         """The thread pages fetched here since the last call, for the other workers of a
         cluster (see :meth:`note_elsewhere`)."""
         with self._lock:
-            taken, self._untold = self._untold, []
+            taken = list(itertools.islice(self._fetched, self._told, None))
+            self._told += len(taken)
         return taken
 
     def note_elsewhere(self, pairs: list[tuple[str, int]]) -> None:

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from datetime import datetime
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import scrapy
