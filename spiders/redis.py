@@ -122,6 +122,7 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
             dupefilter_key=keys.seen,
             seeds_key=keys.seeds,
             waiting_key=keys.waiting_lists,
+            workers_key=keys.workers,
             dedup_ttl=settings.getint("FORUMCRAWL_REDIS_DEDUP_TTL"),
         )
         spider.notes = WorkerNotes(spider.server, keys)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -143,6 +144,26 @@ def test_leased_queue_pop_ack_and_expiry(redis_server):
     assert queue.status().idle
 
 
+def test_a_worker_leases_only_its_share_of_a_short_queue(redis_server):
+    keys = ClusterKeys("t", "s")
+
+    def worker(name: str) -> LeasedQueue:
+        return LeasedQueue(
+            redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen,
+            workers_key=keys.workers, worker=name,
+        )
+
+    first, second = worker("w1"), worker("w2")
+    pushed = [Push(json.dumps({"url": f"u{i}"}), 0, f"{i:08d}".encode()) for i in range(10)]
+    assert len(first.exchange(pushed[:4], want=16).members) == 4, "a worker alone takes what it wants"
+    assert second.status().workers == 2
+    assert len(first.exchange(pushed[4:], want=16).members) == 3, "half of the 6 queued, 2 workers"
+    taken = second.exchange(want=16)
+    assert (len(taken.members), taken.queued) == (2, 1), "half of the 3 left, rounded up"
+    redis_server.zadd(keys.workers, {"w1": 0, "w2": 0})  # both silent for longer than they count
+    assert first.exchange().workers == 1
+
+
 def test_waiting_requests_stay_out_of_the_queue_until_taken(redis_server):
     keys = ClusterKeys("t", "s")
     queue = LeasedQueue(redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen)
@@ -264,6 +285,8 @@ def test_scrapy_redis_style_seed_and_workers_match_an_embedded_crawl(tmp_path, r
     status = capsys.readouterr().out
     assert f"items exported                 {len(items)}" in status
     assert "frontier                       idle" in status
+    alive = int(re.search(r"workers alive +(\d+)", status).group(1))
+    assert alive <= 2, "two workers took part, and they count only while they exchange"
     assert f"site {site_of(server.url):<25} rules learned" in status
 
 

@@ -2,6 +2,7 @@
 
 Cluster-wide pages, items and errors come from the stats HASH the workers' collectors sum
 (``<spider>:stats``, :mod:`forumcrawl.redis.stats`); the frontier from its queue, leases and seeds;
+the workers alive from the ZSET of their last exchanges;
 per site, whether its rules are learned, being learned (lock held) or not yet.
 """
 
@@ -36,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from forumcrawl.cli import CommandError
     from forumcrawl.commands.push import cluster_of
     from forumcrawl.redis.keys import REDIS_ERRORS
+    from forumcrawl.redis.queue import WORKER_ALIVE_SECONDS
     from forumcrawl.runner import project_settings
 
     url, keys, client = cluster_of(args)
@@ -48,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
         pipe.zcard(keys.leases)
         pipe.scard(keys.seeds) if keys.seeds_as_set else pipe.llen(keys.seeds)
         pipe.smembers(keys.sites)
-        stats, queued, leased, seeds, sites = pipe.execute()
+        pipe.time()
+        pipe.zrange(keys.workers, 0, -1, withscores=True)
+        stats, queued, leased, seeds, sites, (now, micros), workers = pipe.execute()
         names = sorted(s.decode("utf-8") for s in sites)
         pipe = client.pipeline(transaction=False)
         for site in names:
@@ -64,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  {'requests queued':<30} {queued}")
     print(f"  {'requests leased (in work)':<30} {leased}")
     print(f"  {'seeds waiting':<30} {seeds}")
+    alive = sum(1 for _, seen in workers if now + micros / 1e6 - seen <= WORKER_ALIVE_SECONDS)
+    print(f"  {'workers alive':<30} {alive}")
     state = "idle" if not (queued or leased or seeds) else "crawling"
     print(f"  {'frontier':<30} {state}")
     for i, site in enumerate(names):

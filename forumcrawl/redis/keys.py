@@ -141,6 +141,12 @@ class ClusterKeys:
         return self._key("leases")
 
     @property
+    def workers(self) -> str:
+        """ZSET of the workers that lately exchanged with the frontier, scored by the Redis time of
+        their last exchange: how many share a short queue (see :meth:`LeasedQueue.exchange`)."""
+        return self._key("workers")
+
+    @property
     def seen(self) -> str:
         """SET of 8-byte request fingerprints (the cluster's dupefilter)."""
         return self.dupefilter_template % {"spider": self.spider}
@@ -223,7 +229,7 @@ class ClusterKeys:
     def all(self) -> list[str]:
         """Every key of the crawl but those of :meth:`patterns` (to reset it)."""
         return [
-            self.queue, self.leases, self.seen, self.seeds, self.sites, self.items, self.contents,
+            self.queue, self.leases, self.workers, self.seen, self.seeds, self.sites, self.items, self.contents,
             self.threads, self.pages, self.closed, self.waiting_lists, self.crawl, self.stats,
         ]
 

@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Exchange", "LeasedQueue", "Push"]
 
+#: Seconds since its last exchange a worker still counts as sharing the queue. A working worker
+#: exchanges several times a second and an idle one every poll; a dead one stops counting soon,
+#: and counting it meanwhile only makes the others' leases smaller.
+WORKER_ALIVE_SECONDS = 5.0
+
 _NOW = """
 redis.replicate_commands()
 local t = redis.call('TIME')
@@ -80,12 +85,20 @@ end
 return out
 """
 
-# KEYS: queue, leases, seeds, waiting index. ARGV: lease seconds, how many to lease.
-# Returns {requeued, queued, leased, seeds, waiting, member…}: the leased members and the
-# cluster's state.
+# KEYS: queue, leases, seeds, waiting index, workers. ARGV: lease seconds, how many to lease,
+# this worker's name ('' for a client that is no worker), seconds a worker counts as alive.
+# Returns {requeued, queued, leased, seeds, waiting, workers, member…}: the leased members and
+# the cluster's state. A worker leases ahead of need to hide Redis latency, but never more than
+# its share of the queue among the live workers: taking all of a short queue (the first pages
+# of a site, the end of a crawl) would leave the other workers idle.
 _TAKE = _NOW + _REQUEUE + """
-local out = {#expired, 0, 0, 0, 0}
-local n = tonumber(ARGV[2])
+local out = {#expired, 0, 0, 0, 0, 0}
+if ARGV[3] ~= '' then
+  redis.call('ZADD', KEYS[5], now, ARGV[3])
+  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[4]))
+end
+out[6] = redis.call('ZCARD', KEYS[5])
+local n = math.min(tonumber(ARGV[2]), math.ceil(redis.call('ZCARD', KEYS[1]) / math.max(1, out[6])))
 if n > 0 then
   local top = redis.call('ZPOPMIN', KEYS[1], n)
   for i = 1, #top, 2 do
@@ -149,6 +162,8 @@ class Exchange:
     seeds: int
     #: Requests waiting for their site's rules (see :meth:`LeasedQueue.take_waiting`).
     waiting: int = 0
+    #: Workers that exchanged with the frontier in the last :data:`WORKER_ALIVE_SECONDS`.
+    workers: int = 0
 
     @property
     def idle(self) -> bool:
@@ -175,6 +190,8 @@ class LeasedQueue(PriorityQueue):
         dupefilter_key: str,
         seeds_key: str = "",
         waiting_key: str = "",
+        workers_key: str = "",
+        worker: str = "",
         dedup_ttl: int = 0,
     ) -> None:
         super().__init__(server, spider, key, serializer or json_serializer)
@@ -183,6 +200,9 @@ class LeasedQueue(PriorityQueue):
         self.seeds_key = seeds_key or f"{self.key}:start_urls"
         #: SET of the waiting lists' keys (what :meth:`status` counts as waiting).
         self.waiting_key = waiting_key or f"{self.key}:waiting"
+        self.workers_key = workers_key or f"{self.key}:workers"
+        #: This worker's name in the workers ZSET; empty for a client that takes no share.
+        self.worker = worker
         self.dedup_ttl = dedup_ttl
         self._push = server.register_script(_PUSH)
         self._take = server.register_script(_TAKE)
@@ -236,10 +256,12 @@ class LeasedQueue(PriorityQueue):
         if acks:
             pipe.zrem(self.leases_key, *acks)
         self._take(
-            keys=[self.key, self.leases_key, self.seeds_key, self.waiting_key], args=[lease_seconds, want], client=pipe
+            keys=[self.key, self.leases_key, self.seeds_key, self.waiting_key, self.workers_key],
+            args=[lease_seconds, want, self.worker, WORKER_ALIVE_SECONDS],
+            client=pipe,
         )
         results = pipe.execute()
-        requeued, queued, leased, seeds, waiting, *members = results[-1]
+        requeued, queued, leased, seeds, waiting, workers, *members = results[-1]
         return Exchange(
             new=sum(int(r) for r in results[: len(entries)]),
             members=[m.decode("utf-8") for m in members],
@@ -248,6 +270,7 @@ class LeasedQueue(PriorityQueue):
             leased=int(leased),
             seeds=int(seeds),
             waiting=int(waiting),
+            workers=int(workers),
         )
 
     def peek_seeds(self, count: int, *, as_set: bool = False) -> list[bytes]:

@@ -35,6 +35,8 @@ Stats: ``forumcrawl/redis/*``.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -147,6 +149,7 @@ class LeasedRedisScheduler(Scheduler):
         self._status: Exchange | None = None
         self._status_at = 0.0
         self._idle_since: float | None = None
+        self._seen_work = False
         self._remote_empty = False
         self._outage_since: float | None = None
         self._retry_at = 0.0
@@ -194,6 +197,8 @@ class LeasedRedisScheduler(Scheduler):
             dupefilter_key=self.df.key,
             seeds_key=self.keys.seeds,
             waiting_key=self.keys.waiting_lists,
+            workers_key=self.keys.workers,
+            worker=f"{socket.gethostname()}:{os.getpid()}:{id(self):x}",
             dedup_ttl=self.dedup_ttl,
         )
         self._pool.start()
@@ -321,13 +326,14 @@ class LeasedRedisScheduler(Scheduler):
             logger.info("%d expired leases returned to the queue", result.requeued, extra={"spider": self.spider})
         for member in result.members:
             self._lease(member)
+        self._seen_work = self._seen_work or not result.idle or bool(result.members)
         self._remote_empty = not result.members and not result.queued and not self._outbox
         if self._closing:
             return
         if self._ready and self._starved:
             self._starved = False
             self._wake()
-        elif result.idle and not self._ready and time.monotonic() - self._woken_at >= 1.0:
+        elif result.idle and not self._ready and time.monotonic() - self._woken_at >= self.poll_seconds:
             self._wake()  # the cluster is idle: let the engine notice and close
 
     def _lease(self, member: str) -> None:
@@ -479,10 +485,13 @@ class LeasedRedisScheduler(Scheduler):
             self._idle_since = None
             self._exchange(status=True)
             raise DontCloseSpider
-        # The cluster looks idle, but another worker may be between taking a seed and queueing
-        # its request: close only when it has stayed idle for FORUMCRAWL_REDIS_IDLE_CLOSE.
-        now = time.monotonic()
+        # The cluster looks idle. A worker that has never seen it busy may have started before
+        # the seeds were pushed: it waits FORUMCRAWL_REDIS_IDLE_CLOSE for work to appear. Once
+        # the cluster has been busy, an idle look is exact (one atomic read of queue, leases,
+        # seeds and waiting links, and a page keeps its lease until its follow-ups are written),
+        # so a second look a poll later confirms it: workers leave a finished crawl at once.
         if self._idle_since is None:
-            self._idle_since = now
-        if now - self._idle_since < self.idle_close:
+            self._idle_since = self._status_at
+        grace = self.poll_seconds if self._seen_work else self.idle_close
+        if self._status_at - self._idle_since < grace:
             raise DontCloseSpider
