@@ -783,6 +783,10 @@ class KeywordScoringExtractor(BaseEstimator):
         found to be recorded in the rule.
     random_state : int, RandomState instance or None, default=0
         Draws the sample when more than ``n_pages`` documents are given.
+    min_bodies : int, default=1
+        ``fit`` raises ValueError when the learned body matches fewer elements than this on
+        every sample page, before learning containers, fields and exclusions: a page has at
+        most as many posts as bodies, so a caller that needs two posts (a thread) stops there.
 
     Attributes
     ----------
@@ -825,6 +829,7 @@ class KeywordScoringExtractor(BaseEstimator):
         repeat_within: int = 3,
         min_coverage: float = 0.6,
         random_state: int | np.random.RandomState | None = 0,
+        min_bodies: int = 1,
     ) -> None:
         self.n_pages = n_pages
         self.top_k = top_k
@@ -835,9 +840,10 @@ class KeywordScoringExtractor(BaseEstimator):
         self.repeat_within = repeat_within
         self.min_coverage = min_coverage
         self.random_state = random_state
+        self.min_bodies = min_bodies
 
     def _validate(self) -> None:
-        for name in ("n_pages", "top_k", "prefix_chars", "repeat_within"):
+        for name in ("n_pages", "top_k", "prefix_chars", "repeat_within", "min_bodies"):
             value = getattr(self, name)
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
@@ -899,6 +905,8 @@ class KeywordScoringExtractor(BaseEstimator):
         across = Counter(winners)
         body = _refine_body(trees, min(best, key=lambda loc: (-len(_select_all(trees, loc)), loc)))
         pages_bodies = [select(tree, body) for tree in trees]
+        if max(map(len, pages_bodies)) < self.min_bodies:
+            raise ValueError(f"the learned body {body} matches fewer than {self.min_bodies} elements")
         container, container_votes = _learn_container(trees, pages_bodies)
         fields, field_report, month_first_dates = _learn_fields(trees, body, container, self.min_coverage)
         exclude, exclude_votes = _learn_exclusions(trees, body, self.prefix_chars)
@@ -1015,19 +1023,21 @@ def body_coverage(tree: HtmlElement, bodies: Sequence[HtmlElement], lines: Seque
     return covered / total if total else 1.0
 
 
-def extract_single(document: Document, *, now: datetime | None = None) -> list[Post]:
+def extract_single(document: Document, *, now: datetime | None = None, min_posts: int = 1) -> list[Post]:
     """Posts of one page with no other page of its site at hand (single-page KSF).
 
     Returns an empty list when the page has no text to score, or when the learned body is not
     credible: a code/quote/signature block, or bodies holding too little of the page's prose
     (less is asked of bodies that sit in repeated post containers). The cascade then falls
-    back to its next stage, which does better than a confidently wrong region.
+    back to its next stage, which does better than a confidently wrong region. With
+    ``min_posts``, also when the page cannot give that many posts (fewer bodies), learned no
+    further than the body (a caller that wants a thread has no use for one post).
     """
     tree = document.tree
     if tree is None:
         return []
     try:
-        rule = KeywordScoringExtractor().fit([document]).rule_
+        rule = KeywordScoringExtractor(min_bodies=min_posts).fit([document]).rule_
     except ValueError:
         return []
     if _noise_body(rule.body):

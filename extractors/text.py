@@ -12,6 +12,7 @@ import logging
 import re
 import threading
 import unicodedata
+from collections import Counter
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -111,6 +112,8 @@ def tokenize(text: str, *, drop_stop_words: bool = False) -> list[str]:
             continue
         if i % 2:
             tokens.extend(_cut_cjk(part))
+        elif part.isascii():  # lower-casing ASCII moves no word boundary: one C call
+            tokens.extend(_WORD_RE.findall(part.lower()))
         else:
             tokens.extend(m.group().lower() for m in _WORD_RE.finditer(part))
     if drop_stop_words:
@@ -150,6 +153,10 @@ _SCRIPT_RANGES = (
     ("th", re.compile(r"[\u0e00-\u0e7f]")),
 )
 _LATIN_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
+#: Any character :func:`language` counts for a script other than Latin.
+_SCRIPT_RE = re.compile(
+    "[" + _CJK_CHAR_RE.pattern[1:-1] + "".join(p.pattern[1:-1] for _, p in _SCRIPT_RANGES) + "]"
+)
 
 
 def language(text: str) -> str:
@@ -166,6 +173,10 @@ def language(text: str) -> str:
     'de'
     """
     sample = text[:3000]  # a few paragraphs tell the script; the whole page costs a regex pass each
+    if _SCRIPT_RE.search(sample) is None:  # no script counted but Latin's (one pass)
+        if _LATIN_RE.search(sample) is None:
+            return ""
+        return _latin_language(sample)
     counts = {"zh": len(_CJK_CHAR_RE.findall(sample)), "latin": len(_LATIN_RE.findall(sample))}
     for name, pattern in _SCRIPT_RANGES:
         counts[name] = len(pattern.findall(sample))
@@ -176,7 +187,12 @@ def language(text: str) -> str:
         return ""
     if best != "latin":
         return best
-    words = [w.lower() for w in _WORD_RE.findall(sample[:5000])]
-    hits = {lang: sum(w in markers for w in words) for lang, markers in _LATIN_MARKERS.items()}
+    return _latin_language(sample)
+
+
+def _latin_language(sample: str) -> str:
+    """The Latin-script language whose function words ``sample`` holds most (``"en"`` on a tie)."""
+    words = Counter(map(str.lower, _WORD_RE.findall(sample)))
+    hits = {lang: sum(words[w] for w in markers) for lang, markers in _LATIN_MARKERS.items()}
     top = max(hits, key=lambda k: hits[k])
     return top if hits[top] > hits["en"] else "en"

@@ -197,7 +197,9 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
     """The site's learned KSF rule, or single-page scoring when the site has none yet."""
     rule_data = model.rules.get("ksf") if model is not None else None
     if rule_data is None:
-        posts = extract_single(doc, now=now)
+        # The arbiter takes KSF's posts only as a thread (two or more): learn no further on a
+        # page that cannot give two.
+        posts = extract_single(doc, now=now, min_posts=2 if cascade.arbitrates(model) else 1)
         rule_id = None
         # A thread's posts are compared with the line-block text quotes included (a reply that
         # is mostly a quote is still a post); one body alone is an article, its quotes its own.
@@ -334,7 +336,7 @@ class Cascade:
         if doc.tree is None:
             outcome.misses.extend(self.stages)
             return outcome
-        if self._arbitrates(model):
+        if self.arbitrates(model):
             found = self._arbitrate(doc, model, now, outcome)
         else:
             found = None
@@ -365,7 +367,7 @@ class Cascade:
             return None
         return found if found is not None and self._hit(found) else None
 
-    def _arbitrates(self, model: SiteModel | None) -> bool:
+    def arbitrates(self, model: SiteModel | None) -> bool:
         """Whether this page goes to the arbiter: no site rule, both arbitrated stages listed."""
         if self.arbiter is None or self.kinds is None:
             return False

@@ -293,6 +293,23 @@ def test_single_page_mode() -> None:
     assert posts[2].text == THREADS[1][1][2][3]
 
 
+def test_single_page_mode_stops_at_the_body_when_the_page_has_too_few_posts() -> None:
+    """``min_posts``: a page whose learned body is one element cannot give a thread; one that
+    can still gives the same posts."""
+    thread = document(1)
+    assert extract_single(thread, now=NOW, min_posts=2) == extract_single(thread, now=NOW)
+    article = Document.from_text(
+        "<html><body><div class='nav'>Home News</div><div class='story'><p>"
+        + "</p><p>".join(escape(post[3]) for post in THREADS[1][1])
+        + "</p></div></body></html>",
+        "http://news.example/a/1",
+    )
+    assert len(extract_single(article, now=NOW)) == 1
+    assert extract_single(article, now=NOW, min_posts=2) == []
+    with pytest.raises(ValueError, match="fewer than 2"):
+        KeywordScoringExtractor(min_bodies=2).fit([article])
+
+
 def test_quotes_are_kept_apart_from_a_posts_own_words(fitted: KeywordScoringExtractor) -> None:
     posts = fitted.extract(document(1), now=NOW)
     quoted_author, _, _, quoted_text, _, _ = THREADS[1][1][0]
@@ -454,7 +471,8 @@ def test_second_fit_forgets_the_first(forum: list[Document]) -> None:
 
 
 @pytest.mark.parametrize(
-    "params", [{"n_pages": 0}, {"top_k": -1}, {"template_share": 1.5}, {"min_coverage": "x"}]
+    "params",
+    [{"n_pages": 0}, {"top_k": -1}, {"template_share": 1.5}, {"min_coverage": "x"}, {"min_bodies": 0}],
 )
 def test_invalid_parameters_raise_in_fit(forum: list[Document], params: dict) -> None:
     model = KeywordScoringExtractor(**params)  # __init__ stores, never validates
