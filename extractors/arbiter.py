@@ -48,9 +48,9 @@ DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
 _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _JSON_LD = lxml.etree.XPath('//script[@type="application/ld+json"]')
-# Every element with an itemprop, filtered in Python: three attribute tests in XPath cost
-# three times as much.
-_ITEMPROP = lxml.etree.XPath("//*[@itemprop]")
+# Every itemprop attribute, filtered in Python: three attribute tests in XPath cost three times
+# as much, and a scan for attributes less than one for elements that have one.
+_ITEMPROP = lxml.etree.XPath("//@itemprop")
 _BODY_PROPS = frozenset({"articleBody", "text", "reviewBody"})
 _ARTICLES = lxml.etree.XPath("//article")
 #: A candidate that holds this share of the page's marked body and is this share marked body
@@ -155,10 +155,10 @@ def _evidence(doc: Document) -> Evidence:
             body = " ".join(body.split())
             if len(body) > len(evidence.json_ld):
                 evidence.json_ld = body
-    for element in _ITEMPROP(tree):
-        if element.get("itemprop") not in _BODY_PROPS:
+    for prop in _ITEMPROP(tree):
+        if prop not in _BODY_PROPS:
             continue
-        text = _text(element)
+        text = _text(prop.getparent())
         if len(text) > len(evidence.itemprop):
             evidence.itemprop = text
     articles = _ARTICLES(tree)

@@ -51,10 +51,14 @@ _REPLY = re.compile(
     r"thread|answer(?:s|ed)?|votes?|permalink|report)\b|回复|楼|帖|发表于|注册|积分)"
 )
 _PRICE = re.compile(r"(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|usd|eur|gbp))")
+#: Every price holds one of these: a page with none (most) skips the regex pass.
+_CURRENCIES = ("$", "€", "£", "¥", "usd", "eur", "gbp")
 # Shop, service and documentation words, read in one pass (no word of one list starts or ends
-# inside a phrase of another, so the counts are those of three separate passes).
+# inside a phrase of another, so the counts are those of three separate passes); the look-ahead
+# holds the words' first letters.
 _TOPIC_WORDS = re.compile(
-    r"\b(?:(?P<shop>add to (?:cart|bag|basket)|buy now|in stock|out of stock|free shipping|sku|"
+    r"\b(?=[abcdefgiopqrstvw])(?:"
+    r"(?P<shop>add to (?:cart|bag|basket)|buy now|in stock|out of stock|free shipping|sku|"
     r"quantity|reviews?|ratings?|wishlist)|"
     r"(?P<service>contact us|get (?:a|your) (?:quote|started)|book (?:a|an|now)|schedule|pricing|"
     r"our services|free consultation|request|call us|appointment|plans?)|"
@@ -135,7 +139,7 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
         evidence.link_chars / total if total else 0.0,
         _per(len(_DATE.findall(text)), n),
         _per(len(_REPLY.findall(text)), n),
-        _per(len(_PRICE.findall(text)), n),
+        _per(len(_PRICE.findall(text)) if any(c in text for c in _CURRENCIES) else 0, n),
         math.log1p(topics["shop"]),
         math.log1p(topics["service"]),
         math.log1p(topics["docs"]) - math.log1p(words) / 4,

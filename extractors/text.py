@@ -112,10 +112,14 @@ def tokenize(text: str, *, drop_stop_words: bool = False) -> list[str]:
             continue
         if i % 2:
             tokens.extend(_cut_cjk(part))
-        elif part.isascii():  # lower-casing ASCII moves no word boundary: one C call
-            tokens.extend(_WORD_RE.findall(part.lower()))
         else:
-            tokens.extend(m.group().lower() for m in _WORD_RE.finditer(part))
+            lowered = part.lower()
+            # Lower-casing character for character moves no word boundary (a letter stays a
+            # letter): one C call. A character that lower-cases to two ("İ") takes the long way.
+            if len(lowered) == len(part):
+                tokens.extend(_WORD_RE.findall(lowered))
+            else:
+                tokens.extend(m.group().lower() for m in _WORD_RE.finditer(part))
     if drop_stop_words:
         stops = stop_words()
         tokens = [t for t in tokens if t not in stops]
@@ -133,7 +137,7 @@ def stop_words() -> frozenset[str]:
 
 def is_stop_word(word: str) -> bool:
     """Whether ``word`` is a stop word, or has no letter at all (numbers, punctuation)."""
-    return word.lower() in stop_words() or not any(c.isalpha() for c in word)
+    return word.lower() in stop_words() or not any(map(str.isalpha, word))
 
 
 # Function words that tell the main Latin-script languages apart; a handful is enough on a page.
