@@ -96,6 +96,9 @@ _SKIP_TAGS = frozenset(
 # page_lines().
 _MUTED_TAGS = frozenset({"noscript", "nav", "aside", "footer", "figcaption"})
 _PHRASING_ONLY = frozenset({"button", "label"})
+#: The attributes that may hide an element: one listing of an element's attribute names
+#: (empty for most) costs less than asking for each of them.
+_HIDING = frozenset({"hidden", "aria-hidden", "style"})
 
 
 def _hidden_style(style: str) -> bool:
@@ -149,11 +152,12 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
     in_anchor = 0
     skipping = False
     # Local names: the loop below runs twice per element of the page.
-    block_tags, block_starts, skip_tags, muted_tags = (
+    block_tags, block_starts, skip_tags, muted_tags, hiding = (
         _BLOCK_TAGS,
         _BLOCK_STARTS,
         _SKIP_TAGS,
         _MUTED_TAGS,
+        _HIDING,
     )
 
     def end_line(line_muted: bool, anchor_chars: int) -> None:
@@ -179,13 +183,15 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
                 walker.skip_subtree()
                 skipping = True
                 continue
-            get = element.get
-            style = get("style")
-            if (
-                tag in muted_tags
-                or get("hidden") is not None
-                or get("aria-hidden") == "true"
-                or (style is not None and _hidden_style(style))
+            attributes = element.keys()
+            if tag in muted_tags or (
+                attributes
+                and not hiding.isdisjoint(attributes)
+                and (
+                    "hidden" in attributes
+                    or element.get("aria-hidden") == "true"
+                    or ("style" in attributes and _hidden_style(element.get("style")))
+                )
             ):
                 muted.append(element)
                 breaks = has_text

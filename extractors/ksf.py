@@ -857,11 +857,12 @@ class KeywordScoringExtractor(BaseEstimator):
     def fit(self, documents: Sequence[Document], y: None = None) -> KeywordScoringExtractor:
         """Learn ``rule_`` and ``keywords_`` from sample thread pages of one site."""
         self._validate()
-        unique: dict[str, Document] = {}
-        for doc in documents:
-            if doc.tree is not None:
+        docs = [doc for doc in documents if doc.tree is not None]
+        if len(docs) > 1:  # a page given twice counts once (one page needs no hash of itself)
+            unique: dict[str, Document] = {}
+            for doc in docs:
                 unique.setdefault(hashlib.sha1(doc.html.encode("utf-8", "replace")).hexdigest(), doc)
-        docs = list(unique.values())
+            docs = list(unique.values())
         if not docs:
             raise ValueError("no parseable document to learn from")
         affixes = title_affixes([doc.title for doc in docs])
