@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -173,8 +175,9 @@ def _evidence(doc: Document) -> Evidence:
         evidence.headline = _text(headings[0])
     lines = document_lines(doc)
     evidence.lines = lines.texts
+    # Per line, its characters less its link characters (never below 0), summed by C calls.
     evidence.text_chars = sum(
-        max(length - link, 0) for length, link in zip(lines.lengths, lines.link_lengths)
+        map(max, map(operator.sub, lines.lengths, lines.link_lengths), repeat(0, len(lines.lengths)))
     )
     evidence.link_chars = sum(lines.link_lengths)
     evidence.link_lines = frozenset(

@@ -148,7 +148,7 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
         _per(counts["li"], n),
         _per(counts["img"], n),
         _per(counts["h2"] + counts["h3"], n),
-        sum(len(line) < 40 for line in lines) / max(n, 1),
+        sum(map((40).__gt__, map(len, lines))) / max(n, 1),  # short lines, counted in C
         math.log1p(evidence.articles),
         1.0 if evidence.json_ld or evidence.itemprop else 0.0,
         1.0 if types & _ARTICLE_TYPES else 0.0,
