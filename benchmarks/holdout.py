@@ -81,6 +81,10 @@ class Page:
     #: and with ``cx`` alone (when ``dom`` did not run).
     agreement: float = 1.0
     agreement_cx: float = 1.0
+    #: The gold gives the page a text. A page without one (seven of wcxb-dev's product, listing,
+    #: collection and forum pages) counts for the kind model only: like
+    #: :func:`forumcrawl.evaluation.evaluate` (``accuracy.py``), no text F1 is taken of it.
+    scored: bool = True
 
     @property
     def ksf_thread(self) -> bool:
@@ -120,7 +124,7 @@ def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
         if record is None:
             continue
         texts = {name: record.get(name) or "" for name in cand.STAGE_NAMES}
-        gold_text = gold.get("text") or ""
+        gold_text = gold.get("text") if isinstance(gold.get("text"), str) else ""
         page = Page(
             folder=folder.name,
             id=gold["id"],
@@ -129,6 +133,7 @@ def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
             texts=texts,
             ksf_posts=int(record.get("ksf_posts") or 0),
             f1={name: text_prf(text, gold_text).f1 for name, text in texts.items()},
+            scored=isinstance(gold.get("text"), str),
         )
         if gold["id"] in trafilatura:
             page.trafilatura = text_prf(trafilatura[gold["id"]], gold_text).f1
@@ -193,7 +198,7 @@ def fit_arbiter(pages: Sequence[Page]) -> Arbiter:
     stages: list[str] = []
     weights: list[float] = []
     for page in pages:
-        if len(page.features) < 2:
+        if len(page.features) < 2 or not page.scored:
             continue
         scores = [page.f1[n] for n in page.features]
         best, spread = max(scores), max(scores) - min(scores)
@@ -225,7 +230,7 @@ def thread_min(arbiter: Arbiter, pages: Sequence[Page]) -> float:
     kept = [
         p.agreement
         for p in pages
-        if p.kind == "forum" and p.ksf_thread and p.features
+        if p.kind == "forum" and p.ksf_thread and p.features and p.scored
         and p.f1["ksf"] >= p.f1[_arbitrated(arbiter, p)]
     ]
     floor = min(kept, default=1.0)
@@ -306,12 +311,13 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int, float]:
-    """``(mean F1, share of pages that ran KSF, pages whose thread decision changed, share of
-    pages that ran dom)``."""
+    """``(mean F1 of the scored pages, share of pages that ran KSF, pages whose thread decision
+    changed, share of pages that ran dom)``."""
     f1s, ran, changed, dom = [], 0, 0, 0
     for page in pages:
         stage, ksf = choose(models, page)
-        f1s.append(page.f1[stage] if stage else 0.0)
+        if page.scored:
+            f1s.append(page.f1[stage] if stage else 0.0)
         ran += ksf
         dom += runs_dom(models, page, ksf)
         changed += (stage == "ksf") != (page.cascade_before() == "ksf" and page.ksf_posts >= 2)
@@ -327,9 +333,10 @@ def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
         held = fit_models([p for p in everything if p.folder != name])
         apart, ran, changed, dom = score(held, pages)
         tuned = score(full, pages)[0]
-        stages = {s: _mean([p.f1[s] for p in pages]) for s in cand.STAGE_NAMES}
-        before = _mean([p.f1[s] if (s := p.cascade_before()) else 0.0 for p in pages])
-        traf = [p.trafilatura for p in pages if p.trafilatura is not None]
+        scored = [p for p in pages if p.scored]
+        stages = {s: _mean([p.f1[s] for p in scored]) for s in cand.STAGE_NAMES}
+        before = _mean([p.f1[s] if (s := p.cascade_before()) else 0.0 for p in scored])
+        traf = [p.trafilatura for p in scored if p.trafilatura is not None]
         rows.append(
             {
                 "folder": name,
@@ -344,7 +351,7 @@ def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
                 "thread_changed": changed,
                 "before": before,
                 **{f"alone_{s}": v for s, v in stages.items()},
-                "trafilatura": _mean(traf) if len(traf) == len(pages) else None,
+                "trafilatura": _mean(traf) if len(traf) == len(scored) else None,
             }
         )
     return rows
