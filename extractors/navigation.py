@@ -481,7 +481,7 @@ class ThreadIdentity(BaseEstimator):
             ident = None if thread is None else str(thread)
         if (
             ident is None
-            or any(p not in self.allowed_ for p in nums)
+            or any(p not in self.allowed_ and not self._in_slug(p) for p in nums)
             or any(n not in self.params_ for n in _query_names(canonical))
             or (self.shapes_ and _shape(canonical, self.first_) not in self.shapes_)
         ):
@@ -491,6 +491,17 @@ class ThreadIdentity(BaseEstimator):
         value = nums[self.page_position_]
         page = value // self.page_step_ + 1 if self.page_step_ else value
         return ThreadKey(ident, max(page, 1))
+
+    def _in_slug(self, position: Position) -> bool:
+        """Whether a number at ``position`` is a word of a slug (``2`` of ``dpkg-2-260``,
+        ``8`` of ``utf-8-with-iconv-194``): left of a number the template puts at the end of
+        the same path segment, with no template word before it. Such numbers vary with the
+        title, not the page, so they do not make a URL a variant."""
+        if position[0] != "p" or position[2]:
+            return False
+        return any(
+            p[0] == "p" and p[1] == position[1] and p[3] < position[3] for p in self.allowed_ if len(p) == 4
+        )
 
     def page_of(self, tree: Any, url: str) -> tuple[ThreadKey, str] | None:
         """Which page of which thread a fetched page is, and its thread's first-page URL, from
