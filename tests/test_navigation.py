@@ -113,6 +113,13 @@ def test_numbers_in_a_slug_are_words_of_the_title() -> None:
     assert identity.key("http://m/forum/debian-3/topic/dpkg-2-260/") == ThreadKey("260", 1)
     assert identity.key("http://m/forum/debian-3/topic/utf-8-with-iconv-194/?page=2") == ThreadKey("194", 2)
     assert identity.key("http://m/forum/debian-3/topic/dpkg-2-260/?post=7") == ThreadKey("260", None)
+    # A slug segment apart from the id's (askbot's /question/<id>/<slug>/).
+    askbot = _fit(["http://a/question/5/grub/", "http://a/question/6/wifi-drops/", "http://a/question/5/grub/?page=2"],
+                  [("http://a/question/5/grub/?page=2", 2), ("http://a/question/6/wifi-drops/?page=2", 2)])
+    assert askbot.key("http://a/question/1092/aptitude-2/") == ThreadKey("1092", 1)
+    assert askbot.key("http://a/question/1092/aptitude-2/?page=2") == ThreadKey("1092", 2)
+    assert askbot.key("http://a/question/1092/aptitude-2/?answer=1093") == ThreadKey("1092", None)
+    assert askbot.key("http://a/question/1092/aptitude/7/") == ThreadKey("1092", None)
     # In a template of several numbers per segment, every one of them counts.
     static = _fit(["http://s/thread-624-1-1.html", "http://s/thread-625-1-2.html"],
                   [("http://s/thread-624-2-1.html", 2), ("http://s/thread-624-3-1.html", 3)])
