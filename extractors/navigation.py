@@ -479,11 +479,12 @@ class ThreadIdentity(BaseEstimator):
         else:
             thread = nums.get(self.id_position_)
             ident = None if thread is None else str(thread)
+        slugs = self._slug_segments(canonical)
         if (
             ident is None
-            or any(p not in self.allowed_ for p in nums)
+            or slugs is None
+            or any(p not in self.allowed_ and not self._in_slug(p) and p[1] not in slugs for p in nums)
             or any(n not in self.params_ for n in _query_names(canonical))
-            or (self.shapes_ and _shape(canonical, self.first_) not in self.shapes_)
         ):
             return ThreadKey(ident, None)
         if self.page_position_ is None or self.page_position_ not in nums:
@@ -491,6 +492,34 @@ class ThreadIdentity(BaseEstimator):
         value = nums[self.page_position_]
         page = value // self.page_step_ + 1 if self.page_step_ else value
         return ThreadKey(ident, max(page, 1))
+
+    def _slug_segments(self, url: str) -> set[int] | None:
+        """The path segments of ``url`` whose numbers are words of a slug (``2`` of
+        ``/question/1092/aptitude-2/`` where the template's segment is words alone), or None
+        when its path has none of the template's shapes even so (a variant)."""
+        shape = _shape(url, self.first_)
+        if not self.shapes_ or shape in self.shapes_:
+            return set()
+        parts = shape.split("/")
+        for known in self.shapes_:
+            template = known.split("/")
+            if len(template) != len(parts):
+                continue
+            slugs = {i for i, (a, b) in enumerate(zip(parts, template)) if a != b}
+            if all(parts[i] == "*#" and template[i] == "*" for i in slugs):
+                return slugs
+        return None
+
+    def _in_slug(self, position: Position) -> bool:
+        """Whether a number at ``position`` is a word of a slug (``2`` of ``dpkg-2-260``,
+        ``8`` of ``utf-8-with-iconv-194``): left of a number the template puts at the end of
+        the same path segment, with no template word before it. Such numbers vary with the
+        title, not the page, so they do not make a URL a variant."""
+        if position[0] != "p" or position[2]:
+            return False
+        return any(
+            p[0] == "p" and p[1] == position[1] and p[3] < position[3] for p in self.allowed_ if len(p) == 4
+        )
 
     def page_of(self, tree: Any, url: str) -> tuple[ThreadKey, str] | None:
         """Which page of which thread a fetched page is, and its thread's first-page URL, from

@@ -29,6 +29,7 @@ fetched page's yield with :meth:`SiteNavigator.fetched`.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 import threading
@@ -126,6 +127,9 @@ class SiteNavigator:
         self._threads: set[str] = set()
         # Other pages followed (a listing's "page 1" link to one of them is not followed again).
         self._followed: set[str] = set()
+        # Patterns of listings whose "page 1" links showed that their 1-valued parameter counts
+        # pages from 1 (see _first_page_again).
+        self._first_pages: set[str] = set()
         # Threads with a page fetched: a variant of one leads nowhere new.
         self._reached: set[str] = set()
         # (pattern of the page a link was on, thread page it leads to) already counted as a lead.
@@ -172,7 +176,7 @@ class SiteNavigator:
                 return Decision(True, "thread", key, new=True)
             if topic and key is None:
                 return Decision(True, "thread", new=True)
-            if not topic and number == 1 and first_page_alias(url) in self._followed:
+            if not topic and self._first_page_again(url, number):
                 return Decision(False, "duplicate", key)
             budget = self.patterns.setdefault(self._pattern(url, topic), PatternBudget())
             role = "variant" if topic else "index"
@@ -181,6 +185,35 @@ class SiteNavigator:
             if not topic:
                 self._followed.add(url)
             return Decision(True, role, key)
+
+    def cover_order(self, pages: list[list[str]]) -> list[tuple[int, int]]:
+        """How to replay sampled pages (given by their links) through :meth:`decide` and
+        :meth:`fetched`: ``(index, new thread pages)`` in the order of a greedy cover of the
+        thread pages they link, the page linking most thread pages not yet covered first (ties
+        in fetch order), each credited with the thread pages it was the first to cover.
+
+        A sample is fetched in no telling order, and crediting a lead to whichever page was
+        fetched first would credit a member's profile fetched before the boards with threads the
+        boards list too, keeping its pattern open to be probed. A minimal crawl reaching the
+        sample's thread pages fetches the boards; the greedy cover credits them.
+        """
+        targets: list[set[tuple[str, int | None]]] = []
+        for links in pages:
+            keys = (self.key(url) for url in links)
+            targets.append({(key.thread, key.page) for key in keys if key is not None and key.thread is not None})
+        covered: set[tuple[str, int | None]] = set()
+        heap = [(-len(t), i) for i, t in enumerate(targets)]
+        heapq.heapify(heap)
+        order: list[tuple[int, int]] = []
+        while heap:
+            _, i = heapq.heappop(heap)
+            gain = len(targets[i] - covered)
+            if heap and (-gain, i) > heap[0]:
+                heapq.heappush(heap, (-gain, i))  # lazy greedy: its gain fell, look again later
+                continue
+            covered |= targets[i]
+            order.append((i, gain))
+        return order
 
     def release(self, url: str, number: int | None = None) -> Decision:
         """Whether a link held back while the site was sampled should now be queued.
@@ -221,6 +254,8 @@ class SiteNavigator:
                 return Decision(True, "thread")
             if key is not None and key.thread in self._reached:
                 return Decision(False, "variant", key)
+            if not topic and self._first_page_again(url, None):
+                return Decision(False, "duplicate", key)
             name = self._pattern(url, topic)
             budget = self.patterns.setdefault(name, PatternBudget())
             role = "variant" if topic else "index"
@@ -357,6 +392,23 @@ class SiteNavigator:
         pair = (str(key.thread), int(key.page or 1))
         with self._lock:
             return self._exported.setdefault(pair, url) == url
+
+    def _first_page_again(self, url: str, number: int | None) -> bool:
+        """Whether ``url`` is page 1 of a listing followed under its plain URL (``?page=1``).
+
+        Only a link's anchor says that the parameter counts pages from 1 (where pages count from
+        0, ``?page=1`` is page 2), so a link numbered 1 teaches it for the URL's pattern; then a
+        link to such a URL with another anchor (a thread's "back to the board", a "previous"
+        arrow) is page 1 too. A link numbered otherwise is taken at its word. Called locked.
+        """
+        alias = first_page_alias(url)
+        if alias is None:
+            return False
+        if number == 1:
+            self._first_pages.add(pattern_key(url))
+        elif number is not None or pattern_key(url) not in self._first_pages:
+            return False
+        return alias in self._followed
 
     @staticmethod
     def _pattern(url: str, topic: bool) -> str:

@@ -17,6 +17,7 @@ fetched thread pages to export (each ``(thread, page)`` once).
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Iterator
@@ -55,6 +56,8 @@ from forumcrawl.threads import last_page
 __all__ = ["SiteSpider", "parse_start_urls"]
 
 _IGNORED_SUFFIXES = tuple(f".{ext}" for ext in IGNORED_EXTENSIONS)
+#: An anchor text that is a file name of a kind Scrapy does not follow: the link is a download.
+_FILE_NAME = re.compile(r"[^\s/]+\.(?:" + "|".join(map(re.escape, IGNORED_EXTENSIONS)) + ")")
 #: Priority boost of requests for thread pages once a site's topic rule is known.
 TOPIC_PRIORITY = 10
 #: Priority of pages of a URL pattern that has led to new thread pages (boards and their pages):
@@ -224,6 +227,10 @@ class SiteSpider(scrapy.Spider):
         for url in links:
             if site_of(url) not in self.sites or urlsplit(url).path.lower().endswith(_IGNORED_SUFFIXES):
                 continue
+            if url in records and _FILE_NAME.fullmatch(records[url].text.strip().lower()):
+                # A download named by its anchor (``IMG_2.png`` behind ``?mod=attachment&aid=``)
+                self._inc("nav/skipped/file")
+                continue
             meta = {"forumcrawl_link": records[url].to_dict()} if url in records else {}
             if deferring:
                 sampled = self._sampled[doc.site]
@@ -369,17 +376,24 @@ class SiteSpider(scrapy.Spider):
         navigator = self.navigator(model)
         if navigator is not None:
             # Their links were queued before the rules existed: mark them as scheduled, and count
-            # what each pattern led to, so that budgets start from the sample.
-            for held in held_pages:
+            # what each pattern led to, so that budgets start from the sample (replayed in the
+            # order of a greedy cover of its thread pages, see SiteNavigator.cover_order).
+            replayed = [
+                (held, [
+                    canonical_url(url)
+                    for url in page_links(held.document.tree, held.document.url)
+                    if site_of(url) in self.sites
+                ])
+                for held in held_pages
+            ]
+            for i, new in navigator.cover_order([links for _, links in replayed]):
+                held, links = replayed[i]
                 navigator.admits(held.document.url)
                 navigator.adopt(held.document.url, held.document.tree)
                 if self.recrawl is not None:
                     self.recrawl.observe(held.document, navigator)
-                new = sum(
-                    navigator.decide(canonical_url(url), source=held.document.url).new
-                    for url in page_links(held.document.tree, held.document.url)
-                    if site_of(url) in self.sites
-                )
+                for url in links:
+                    navigator.decide(url, source=held.document.url)
                 navigator.fetched(held.document.url, new)
         for request in self._deferred.pop(site, []):
             released = request if navigator is None else self.release_link(navigator, request)

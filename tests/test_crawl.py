@@ -38,6 +38,7 @@ def thread_items_by_url(truth, items):
 def test_forum_crawl_exports_exactly_the_thread_pages(tmp_path, forum_servers, family):
     server = forum_servers[family]
     truth = server.truth
+    server.requests.clear()
     result = run_crawl(tmp_path, [server.url])
     got = thread_items_by_url(truth, result.items)
     topics = {canonical(truth, u) for u in truth.topic_urls}
@@ -49,6 +50,10 @@ def test_forum_crawl_exports_exactly_the_thread_pages(tmp_path, forum_servers, f
     fetched = set(server.requested_urls())
     assert fetched, "the server saw no request"
     assert not fetched & set(truth.disallowed_urls), "robots.txt was not obeyed"
+    # Attachments whose anchor names a file (``IMG_3.png`` behind ``?mod=attachment&aid=``,
+    # ``photo_5.png`` behind ``download/file.php?id=``) are downloads: not fetched.
+    binaries = {u for u, kind in truth.broken.items() if kind == "binary"}
+    assert binaries and not fetched & binaries
 
 
 def test_posts_of_every_thread_page_match_the_truth(tmp_path, forum_servers):

@@ -105,6 +105,27 @@ def test_page_inside_a_segment_of_pseudo_static_urls() -> None:
     assert identity.first_page(urls[1]) == "http://s/thread-624-1-1.html"
 
 
+def test_numbers_in_a_slug_are_words_of_the_title() -> None:
+    urls = ["http://m/forum/debian-3/topic/what-about-sid-295/", "http://m/forum/debian-3/topic/apt-pinning-31/",
+            "http://m/forum/debian-3/topic/what-about-sid-295/?page=2", "http://m/forum/kernel-4/topic/wifi-12/"]
+    identity = _fit(urls, [("http://m/forum/debian-3/topic/what-about-sid-295/?page=2", 2),
+                           ("http://m/forum/kernel-4/topic/wifi-12/?page=2", 2)])
+    assert identity.key("http://m/forum/debian-3/topic/dpkg-2-260/") == ThreadKey("260", 1)
+    assert identity.key("http://m/forum/debian-3/topic/utf-8-with-iconv-194/?page=2") == ThreadKey("194", 2)
+    assert identity.key("http://m/forum/debian-3/topic/dpkg-2-260/?post=7") == ThreadKey("260", None)
+    # A slug segment apart from the id's (askbot's /question/<id>/<slug>/).
+    askbot = _fit(["http://a/question/5/grub/", "http://a/question/6/wifi-drops/", "http://a/question/5/grub/?page=2"],
+                  [("http://a/question/5/grub/?page=2", 2), ("http://a/question/6/wifi-drops/?page=2", 2)])
+    assert askbot.key("http://a/question/1092/aptitude-2/") == ThreadKey("1092", 1)
+    assert askbot.key("http://a/question/1092/aptitude-2/?page=2") == ThreadKey("1092", 2)
+    assert askbot.key("http://a/question/1092/aptitude-2/?answer=1093") == ThreadKey("1092", None)
+    assert askbot.key("http://a/question/1092/aptitude/7/") == ThreadKey("1092", None)
+    # In a template of several numbers per segment, every one of them counts.
+    static = _fit(["http://s/thread-624-1-1.html", "http://s/thread-625-1-2.html"],
+                  [("http://s/thread-624-2-1.html", 2), ("http://s/thread-624-3-1.html", 3)])
+    assert static.key("http://s/thread-624-2-1.html") == ThreadKey("624", 2)
+
+
 def test_discourse_post_numbers_are_variants() -> None:
     urls = ["http://d/t/hello/12", "http://d/t/hello/12?page=2", "http://d/t/hello/12/5",
             "http://d/t/x/13/7", "http://d/t/x/13", "http://d/t/x/13/8", "http://d/t/x/13/9"]
@@ -267,6 +288,15 @@ def test_an_adopted_permalink_page_is_not_fetched_again_under_its_canonical_url(
     assert not nav.admits("http://f/topic/1/7/").follow
 
 
+def test_the_sample_is_replayed_in_the_order_of_a_cover_of_its_thread_pages() -> None:
+    nav = _navigator()
+    profile = ["http://f/topic/1/", "http://f/topic/2/"]  # fetched first, lists threads the board lists
+    board = [f"http://f/topic/{n}/" for n in range(1, 6)]
+    other = ["http://f/topic/9/", "http://f/login/"]
+    order = nav.cover_order([profile, board, other, profile])
+    assert order == [(1, 5), (2, 1), (0, 0), (3, 0)], "the board covers first; the profiles add nothing"
+
+
 def test_a_listing_page_numbered_1_is_its_plain_url() -> None:
     nav = _navigator()
     assert nav.decide("http://f/board/6/").follow
@@ -274,6 +304,19 @@ def test_a_listing_page_numbered_1_is_its_plain_url() -> None:
     assert (skipped.follow, skipped.role) == (False, "duplicate")
     # Pages counted from 0: the link numbered 2 is ?page=1, another page.
     assert nav.decide("http://f/board/6/?page=1", 2).follow
+
+
+def test_a_listing_page_1_is_known_by_its_pattern_once_an_anchor_said_so() -> None:
+    nav = _navigator()
+    for board in (6, 7):
+        assert nav.decide(f"http://f/board/{board}/").follow
+    # A thread's "back to the board" link: nothing says yet that ?page=1 is page 1.
+    assert nav.decide("http://f/board/6/?page=1", None).follow
+    assert not nav.decide("http://f/board/6/?page=1", 1).follow  # the pager's "1" says so
+    again = nav.decide("http://f/board/7/?page=1", None)
+    assert (again.follow, again.role) == (False, "duplicate"), "the same pattern, another board"
+    assert not nav.admits("http://f/board/6/?page=1").follow, "queued before, dropped at download"
+    assert nav.decide("http://f/board/8/?page=1", None).follow, "a board never followed plainly"
     assert first_page_alias("http://f/board/6/?sort=new&page=1") == "http://f/board/6/?sort=new"
     assert first_page_alias("http://f/board/6/?f=1&page=1") is None  # which one counts pages?
 
