@@ -79,7 +79,9 @@ _PARTS = ("cx lines", "cx", "evidence (+lines)", "kind signals (+evidence)", "do
 def component_stages() -> dict[str, Stage]:
     """Each part of the default cascade alone, every one from the page file: ``doc`` decodes and
     parses (forumcrawl's Document), the others add one part to that; a part's own cost is its
-    time less ``doc``'s. ``ksf`` and ``dom`` run here on every page, the cascade on some."""
+    time less ``doc``'s. ``ksf`` and ``dom`` run here on every page, the cascade on some; ``ksf``
+    as the arbiter runs it, learning no further than the body on a page that cannot give two
+    posts."""
     from forumcrawl.document import Document
     from forumcrawl.extractors.arbiter import page_evidence
     from forumcrawl.extractors.cx import document_lines
@@ -102,7 +104,7 @@ def component_stages() -> dict[str, Stage]:
         "evidence (+lines)": lambda path: page_evidence(doc(path)),
         "kind signals (+evidence)": lambda path: page_signals(doc(path)),
         "dom": lambda path: DomDensityExtractor().extract(doc(path)),
-        "ksf": lambda path: extract_single(doc(path)),
+        "ksf": lambda path: extract_single(doc(path), min_posts=2),  # as the arbiter runs it
         "fields": lambda path: article_item(doc(path), Extraction("cx", "text")),
     }
 

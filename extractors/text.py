@@ -115,8 +115,9 @@ def tokenize(text: str, *, drop_stop_words: bool = False) -> list[str]:
         else:
             lowered = part.lower()
             # Lower-casing character for character moves no word boundary (a letter stays a
-            # letter): one C call. A character that lower-cases to two ("İ") takes the long way.
-            if len(lowered) == len(part):
+            # letter): one C call. A character that lower-cases to two ("İ") takes the long way,
+            # and so does "Σ", whose lower case depends on what follows it in the string.
+            if len(lowered) == len(part) and "Σ" not in part:
                 tokens.extend(_WORD_RE.findall(lowered))
             else:
                 tokens.extend(m.group().lower() for m in _WORD_RE.finditer(part))

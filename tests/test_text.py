@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from forumcrawl.extractors.text import is_stop_word, language, normalise, stop_words, tokenize
@@ -19,6 +21,16 @@ def test_tokenize_chinese_with_jieba() -> None:
 
 def test_tokenize_latin_words_lowercased_punctuation_dropped() -> None:
     assert tokenize("Hello, World! It's 2024 -- apt-get.") == ["hello", "world", "it's", "2024", "apt", "get"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Straße “quoted” café’s NAÏVE", "İstanbul İthe", "ΟΔΟΣ.Α ΟΔΟΣ ΚΑΙ", "Ⅻ Ⓐbc ﬁne", "plain ascii Words"],
+)
+def test_tokenize_lowers_each_word_as_it_stands(text: str) -> None:
+    """Lower-casing a whole run at once gives each word's own lower case: the cases where it
+    would not (a character that lower-cases to two, a final sigma) take the word-by-word way."""
+    assert tokenize(text) == [m.group().lower() for m in re.finditer(r"[^\W_]+(?:['’][^\W_]+)*", text)]
 
 
 def test_tokenize_drops_stop_words_on_request() -> None:
