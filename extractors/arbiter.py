@@ -49,18 +49,15 @@ __all__ = [
 DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
 _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_JSON_LD = lxml.etree.XPath('//script[@type="application/ld+json"]')
 # Every itemprop attribute, filtered in Python: three attribute tests in XPath cost three times
 # as much, and a scan for attributes less than one for elements that have one.
 _ITEMPROP = lxml.etree.XPath("//@itemprop")
 _BODY_PROPS = frozenset({"articleBody", "text", "reviewBody"})
-_ARTICLES = lxml.etree.XPath("//article")
 #: A candidate that holds this share of the page's marked body and is this share marked body
 #: (both ways) is that body: another stage cannot do better than find it too. Chosen by
 #: ``benchmarks/holdout.py`` as the lowest of 0.8-0.95 that costs no folder it is chosen on more
 #: than 0.001 F1: 0.9 on all nine folders, 0.85-0.95 leaving one out.
 MARKED_BODY_AGREEMENT = 0.9
-_H1 = lxml.etree.XPath("//h1")
 
 
 def text_tokens(text: str) -> Counter[str]:
@@ -151,7 +148,19 @@ def _evidence(doc: Document) -> Evidence:
     evidence = Evidence()
     if tree is None:
         return evidence
-    for script in _JSON_LD(tree):
+    # JSON-LD scripts, <article>s and <h1>s in one walk filtered by tag (three XPath scans of the
+    # page cost three times as much).
+    scripts: list[lxml.etree._Element] = []
+    articles: list[lxml.etree._Element] = []
+    headings: list[lxml.etree._Element] = []
+    for element in tree.iter("script", "article", "h1"):
+        if element.tag == "article":
+            articles.append(element)
+        elif element.tag == "h1":
+            headings.append(element)
+        elif element.get("type") == "application/ld+json":
+            scripts.append(element)
+    for script in scripts:
         try:
             data = json.loads(script.text or "")
         except ValueError:
@@ -166,11 +175,9 @@ def _evidence(doc: Document) -> Evidence:
         text = _text(prop.getparent())
         if len(text) > len(evidence.itemprop):
             evidence.itemprop = text
-    articles = _ARTICLES(tree)
     evidence.articles = len(articles)
     if len(articles) == 1:
         evidence.article = _text(articles[0])
-    headings = _H1(tree)
     if headings:
         evidence.headline = _text(headings[0])
     lines = document_lines(doc)
