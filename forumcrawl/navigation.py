@@ -38,6 +38,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from w3lib.url import safe_url_string
+
 from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, first_page_alias, pattern_key
 
 __all__ = ["Decision", "PatternBudget", "SiteNavigator"]
@@ -125,7 +127,8 @@ class SiteNavigator:
         self._exported: dict[tuple[str, int], str] = {}
         self._released: set[tuple[str, int]] = set()
         self._threads: set[str] = set()
-        # Other pages followed (a listing's "page 1" link to one of them is not followed again).
+        # Other pages followed (a listing's "page 1" link to one of them is not followed again),
+        # percent-encoded as requested (links name them with their raw characters).
         self._followed: set[str] = set()
         # Patterns of listings whose "page 1" links showed that their 1-valued parameter counts
         # pages from 1 (see _first_page_again).
@@ -183,7 +186,7 @@ class SiteNavigator:
             if budget.closed:
                 return Decision(False, role if topic else "other", key)
             if not topic:
-                self._followed.add(url)
+                self._followed.add(safe_url_string(url))
             return Decision(True, role, key)
 
     def cover_order(self, pages: list[list[str]]) -> list[tuple[int, int]]:
@@ -197,10 +200,7 @@ class SiteNavigator:
         boards list too, keeping its pattern open to be probed. A minimal crawl reaching the
         sample's thread pages fetches the boards; the greedy cover credits them.
         """
-        targets: list[set[tuple[str, int | None]]] = []
-        for links in pages:
-            keys = (self.key(url) for url in links)
-            targets.append({(key.thread, key.page) for key in keys if key is not None and key.thread is not None})
+        targets = [self._targets(links) for links in pages]
         covered: set[tuple[str, int | None]] = set()
         heap = [(-len(t), i) for i, t in enumerate(targets)]
         heapq.heapify(heap)
@@ -214,6 +214,11 @@ class SiteNavigator:
             covered |= targets[i]
             order.append((i, gain))
         return order
+
+    def _targets(self, links: list[str]) -> set[tuple[str, int | None]]:
+        """The thread pages (or variants' threads) among ``links``."""
+        keys = (self.key(url) for url in links)
+        return {(key.thread, key.page) for key in keys if key is not None and key.thread is not None}
 
     def release(self, url: str, number: int | None = None) -> Decision:
         """Whether a link held back while the site was sampled should now be queued.
@@ -299,6 +304,11 @@ class SiteNavigator:
         name = self._pattern(url, topic)
         with self._lock:
             self._outstanding.get(name, {}).pop(url, None)
+            if not new_threads and not topic and safe_url_string(first_page_alias(url) or "") in self._followed:
+                # Most likely a listing's page 1 again (``?page=1`` beside the plain URL, fetched
+                # before anything said so): no evidence of what its pattern's pages lead to. Two
+                # such dry fetches in a sample closed a forum's board page flips.
+                return None
             budget = self.patterns.setdefault(name, PatternBudget())
             budget.fetches += 1
             if new_threads:
@@ -408,7 +418,7 @@ class SiteNavigator:
             self._first_pages.add(pattern_key(url))
         elif number is not None or pattern_key(url) not in self._first_pages:
             return False
-        return alias in self._followed
+        return safe_url_string(alias) in self._followed
 
     @staticmethod
     def _pattern(url: str, topic: bool) -> str:

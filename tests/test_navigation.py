@@ -297,6 +297,16 @@ def test_the_sample_is_replayed_in_the_order_of_a_cover_of_its_thread_pages() ->
     assert order == [(1, 5), (2, 1), (0, 0), (3, 0)], "the board covers first; the profiles add nothing"
 
 
+def test_a_dry_fetch_of_a_listing_page_1_under_a_second_url_is_no_evidence() -> None:
+    nav = _navigator(probe=2)
+    assert nav.decide("http://f/board/6/").follow
+    assert nav.decide("http://f/board/5/手机/").follow  # a link names it raw, the request encoded
+    for page in ("http://f/board/6/?page=1", "http://f/board/5/%E6%89%8B%E6%9C%BA/?page=1", "http://f/board/7/?page=1"):
+        assert nav.fetched(page, 0) is None
+    assert nav.decide("http://f/board/8/?page=2").follow, "board 7 was never followed plainly: it counted"
+    assert nav.fetched("http://f/board/8/?page=2", 0) == "/board/#?page", "closes on its second dry fetch"
+
+
 def test_a_listing_page_numbered_1_is_its_plain_url() -> None:
     nav = _navigator()
     assert nav.decide("http://f/board/6/").follow
