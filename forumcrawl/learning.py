@@ -201,15 +201,6 @@ class SiteLearner:
         held, sample.held = sample.held, []
         return held
 
-    def take_borrowed(self, site: str) -> list[Document]:
-        """Hand over the pages of ``site`` other workers sampled (see :meth:`borrow`) once its
-        model exists, and forget them: the navigation counts them as this worker counts its own."""
-        sample = self._sample(site)
-        if sample.model is None:
-            return []
-        borrowed, sample.borrowed = sample.borrowed, []
-        return borrowed
-
     def learn(self, site: str) -> SiteModel:
         """The model of ``site``: learned here, or adopted from the worker that holds its lock.
 
@@ -233,7 +224,7 @@ class SiteLearner:
                     self.store.release(site)
                 logger.info("adopting the rules of %s published by another worker", site)
                 sample = self._sample(site)
-                sample.model, sample.loaded = published, True
+                sample.model, sample.loaded, sample.borrowed = published, True, []
                 return published
             if locked is not False:
                 break
@@ -366,6 +357,7 @@ class SiteLearner:
     def _publish(self, sample: _Sample, model: SiteModel) -> None:
         sample.model = model
         sample.loaded = True
+        sample.borrowed = []
         try:
             self.store.put(model)
         except (OSError, ValueError) as exc:

@@ -377,25 +377,24 @@ class SiteSpider(scrapy.Spider):
         if navigator is not None:
             # Their links were queued before the rules existed: mark them as scheduled, and count
             # what each pattern led to, so that budgets start from the sample (replayed in the
-            # order of a greedy cover of its thread pages, see SiteNavigator.cover_order). In a
-            # cluster the pages other workers sampled count too: every worker starts from the
-            # whole sample's budgets, as an embedded crawl does.
-            docs = [held.document for held in held_pages]
-            ours = len(docs)
-            docs += self.learner.take_borrowed(site)
+            # order of a greedy cover of its thread pages, see SiteNavigator.cover_order).
             replayed = [
-                [canonical_url(url) for url in page_links(doc.tree, doc.url) if site_of(url) in self.sites]
-                for doc in docs
+                (held, [
+                    canonical_url(url)
+                    for url in page_links(held.document.tree, held.document.url)
+                    if site_of(url) in self.sites
+                ])
+                for held in held_pages
             ]
-            for i, new in navigator.cover_order(replayed):
-                doc = docs[i]
-                navigator.admits(doc.url)
-                navigator.adopt(doc.url, doc.tree)
-                if self.recrawl is not None and i < ours:
-                    self.recrawl.observe(doc, navigator)
-                for url in replayed[i]:
-                    navigator.decide(url, source=doc.url)
-                navigator.fetched(doc.url, new)
+            for i, new in navigator.cover_order([links for _, links in replayed]):
+                held, links = replayed[i]
+                navigator.admits(held.document.url)
+                navigator.adopt(held.document.url, held.document.tree)
+                if self.recrawl is not None:
+                    self.recrawl.observe(held.document, navigator)
+                for url in links:
+                    navigator.decide(url, source=held.document.url)
+                navigator.fetched(held.document.url, new)
         for request in self._deferred.pop(site, []):
             released = request if navigator is None else self.release_link(navigator, request)
             if released is not None:

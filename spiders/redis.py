@@ -44,7 +44,6 @@ from twisted.internet.threads import deferToThread
 from twisted.python.failure import Failure
 
 from forumcrawl.document import Document, site_of
-from forumcrawl.extractors.navigation import pattern_key
 from forumcrawl.redis.dupefilter import LeasedDupeFilter
 from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, client_from_settings, push_seeds, redis_url_from_settings
 from forumcrawl.redis.middleware import PARK_META, RELEASE_META
@@ -309,9 +308,6 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         if self.learner is not None and theirs.sampled:
             for site, url, html, links in theirs.sampled:
                 self.learner.borrow(Document(html, url), links)
-                # The per-pattern sample is the cluster's: a page another worker sampled
-                # counts against its pattern here too.
-                self._sampled[site][pattern_key(url)] += 1
             self._inc("learn/borrowed_pages", len(theirs.sampled))
             published += [site for site in {b[0] for b in theirs.sampled} if self.learner.ready(site)]
         for site in dict.fromkeys(published):
