@@ -304,7 +304,7 @@ class SiteNavigator:
         name = self._pattern(url, topic)
         with self._lock:
             self._outstanding.get(name, {}).pop(url, None)
-            if not new_threads and not topic and safe_url_string(first_page_alias(url) or "") in self._followed:
+            if not new_threads and not topic and self._alias_followed(url):
                 # Most likely a listing's page 1 again (``?page=1`` beside the plain URL, fetched
                 # before anything said so): no evidence of what its pattern's pages lead to. Two
                 # such dry fetches in a sample closed a forum's board page flips.
@@ -411,14 +411,16 @@ class SiteNavigator:
         link to such a URL with another anchor (a thread's "back to the board", a "previous"
         arrow) is page 1 too. A link numbered otherwise is taken at its word. Called locked.
         """
-        alias = first_page_alias(url)
-        if alias is None:
-            return False
-        if number == 1:
+        if number == 1 and first_page_alias(url) is not None:
             self._first_pages.add(pattern_key(url))
         elif number is not None or pattern_key(url) not in self._first_pages:
             return False
-        return safe_url_string(alias) in self._followed
+        return self._alias_followed(url)
+
+    def _alias_followed(self, url: str) -> bool:
+        """Whether ``url`` less its one 1-valued parameter is a listing followed. Called locked."""
+        alias = first_page_alias(url)
+        return alias is not None and safe_url_string(alias) in self._followed
 
     @staticmethod
     def _pattern(url: str, topic: bool) -> str:

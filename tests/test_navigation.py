@@ -120,10 +120,6 @@ def test_numbers_in_a_slug_are_words_of_the_title() -> None:
     assert askbot.key("http://a/question/1092/aptitude-2/?page=2") == ThreadKey("1092", 2)
     assert askbot.key("http://a/question/1092/aptitude-2/?answer=1093") == ThreadKey("1092", None)
     assert askbot.key("http://a/question/1092/aptitude/7/") == ThreadKey("1092", None)
-    # In a template of several numbers per segment, every one of them counts.
-    static = _fit(["http://s/thread-624-1-1.html", "http://s/thread-625-1-2.html"],
-                  [("http://s/thread-624-2-1.html", 2), ("http://s/thread-624-3-1.html", 3)])
-    assert static.key("http://s/thread-624-2-1.html") == ThreadKey("624", 2)
 
 
 def test_discourse_post_numbers_are_variants() -> None:

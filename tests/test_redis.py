@@ -287,6 +287,7 @@ def test_scrapy_redis_style_seed_and_workers_match_an_embedded_crawl(tmp_path, r
     assert "frontier                       idle" in status
     alive = int(re.search(r"workers alive +(\d+)", status).group(1))
     assert alive <= 2, "two workers took part, and they count only while they exchange"
+    assert redis_server.zcard(KEYS.workers) == 2, "each worker registered to take its share of the queue"
     assert f"site {site_of(server.url):<25} rules learned" in status
 
 
