@@ -289,16 +289,18 @@ def first_page_alias(url: str) -> str | None:
 def pattern_key(url: str) -> str:
     """A coarse template of a URL, for budgets: the first path segment with its numbers as
     ``#`` (``space-uid-#.html``, ``forum``), later segments masked (names and slugs as ``*``,
-    numbers as ``#``) except a last one-word segment from depth 3 (``/u/*/activity``), then the query
-    names with their word values (``mod=space``). One user's profile and another's, or two
-    boards, share a key; a board list and a profile do not."""
+    numbers as ``#``) except a last one-word segment from depth 3 (``/u/*/activity``) that does
+    not follow a number (after an id it is the slug naming the same thing: askbot's
+    ``/users/11/wangfang/``), then the query names with their word values (``mod=space``). One
+    user's profile and another's, or two boards, share a key; a board list and a profile do
+    not."""
     parts = urlsplit(url)
     segments = [unquote(s) for s in parts.path.split("/") if s]
     path = []
     for i, segment in enumerate(segments):
         if i == 0:
             path.append(re.sub(r"\d+", "#", segment))
-        elif i == len(segments) - 1 and i >= 2 and _WORD.match(segment):
+        elif i == len(segments) - 1 and i >= 2 and _WORD.match(segment) and not segments[i - 1].isdigit():
             path.append(segment.lower())
         else:
             path.append(_masked(segment))

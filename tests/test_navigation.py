@@ -156,6 +156,9 @@ def test_pattern_keys_group_by_template_not_by_name() -> None:
     assert pattern_key("http://d/u/alice") == pattern_key("http://d/u/bob")
     assert pattern_key("http://d/u/alice/activity?page=2") == pattern_key("http://d/u/bob/activity?page=3")
     assert pattern_key("http://d/u/alice/activity") != pattern_key("http://d/u/alice")
+    # A one-word name after an id is a slug like any other (askbot's profiles and badges).
+    assert pattern_key("http://a/users/11/wangfang/") == pattern_key("http://a/users/23/vim_or_emacs/")
+    assert pattern_key("http://a/badges/2/editor/") == pattern_key("http://a/badges/1/rapid-responder/")
     assert pattern_key("http://d/space-uid-1.html") != pattern_key("http://d/forum-2-1.html")
     assert pattern_key("http://d/home.php?mod=space&uid=1") != pattern_key("http://d/forum.php?mod=forumdisplay&fid=1")
 
