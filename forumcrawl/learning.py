@@ -98,7 +98,10 @@ class SiteLearner:
     template_sample : pages of all kinds the page-cluster templates are induced from.
     topic_examples : ``site → thread URL`` given by the user (``-a topic_example=``).
     random_state : seed of the page sample.
-    lock_poll : seconds between looks at the store while another worker learns a site.
+    lock_poll : seconds between looks at the store while another worker learns a site: the
+        waiting worker crawls nothing of the site meanwhile, so a look (a lock attempt and a
+        read, two round trips) every 0.1 s costs less than the 0.25 s a 0.5 s poll loses on
+        average.
     """
 
     def __init__(
@@ -113,7 +116,7 @@ class SiteLearner:
         template_sample: int = 20,
         topic_examples: dict[str, str] | None = None,
         random_state: int = 0,
-        lock_poll: float = 0.5,
+        lock_poll: float = 0.1,
     ) -> None:
         self.store = store
         self.url_sample = url_sample
