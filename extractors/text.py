@@ -89,6 +89,14 @@ def _load_jieba() -> Any:
     return _jieba
 
 
+def preload_segmenter(text: str) -> None:
+    """Start loading jieba in a background thread when ``text`` holds CJK characters and it is
+    not loaded yet: its dictionary takes about a second, which a crawl would otherwise pay in
+    the middle of learning a site (while a cluster's other workers wait for the rules)."""
+    if _jieba is None and _CJK_CHAR_RE.search(text):
+        threading.Thread(target=_load_jieba, name="jieba-preload", daemon=True).start()
+
+
 @lru_cache(maxsize=65536)
 def _cut_cjk(run: str) -> tuple[str, ...]:
     """Segment one run of CJK characters (cached: forum pages repeat the same phrases)."""

@@ -22,6 +22,7 @@ from forumcrawl.document import Document, site_of
 from forumcrawl.extractors.fields import title_affixes
 from forumcrawl.extractors.ksf import KeywordScoringExtractor, with_site_pages
 from forumcrawl.extractors.navigation import ThreadIdentity, page_flips
+from forumcrawl.extractors.text import preload_segmenter
 from forumcrawl.extractors.topic import learn_topic_rule
 from forumcrawl.extractors.url_rules import UrlResolver
 from forumcrawl.extractors.wrapper import learn_templates
@@ -165,6 +166,8 @@ class SiteLearner:
         sample = self._sample(document.site)
         self._add_urls(sample, document, links)
         sample.held.append(HeldPage(document, fetched))
+        if len(sample.held) == 1 and document.tree is not None:
+            preload_segmenter(document.tree.text_content()[:2000])
 
     def borrow(self, document: Document, links: list[str]) -> None:
         """Add a page another worker of a cluster fetched for the same site to the sample: the

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -57,3 +59,24 @@ def test_stop_words_shipped() -> None:
 )
 def test_language(text: str, expected: str) -> None:
     assert language(text) == expected
+
+
+def test_the_segmenter_is_preloaded_in_the_background_for_cjk_text_only() -> None:
+    """Run in a fresh interpreter: jieba is not imported for Latin text, and is loaded in a
+    background thread (the caller goes on at once) for text with CJK characters."""
+    script = (
+        "import sys, time\n"
+        "from forumcrawl.extractors.text import preload_segmenter, tokenize\n"
+        "preload_segmenter('Debian packages and kernels')\n"
+        "time.sleep(0.5); assert 'jieba' not in sys.modules, 'loaded for Latin text'\n"
+        "started = time.perf_counter(); preload_segmenter('软件包管理'); returned = time.perf_counter() - started\n"
+        "for _ in range(300):\n"
+        "    if 'jieba' in sys.modules and tokenize('软件包管理'):\n"
+        "        break\n"
+        "    time.sleep(0.05)\n"
+        "print(returned, 'jieba' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    returned, loaded = out.stdout.split()
+    assert loaded == "True"
+    assert float(returned) < 0.2  # the dictionary (about a second) is loaded in the thread
