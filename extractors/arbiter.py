@@ -49,9 +49,6 @@ __all__ = [
 DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
 _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-# Every itemprop attribute, filtered in Python: three attribute tests in XPath cost three times
-# as much, and a scan for attributes less than one for elements that have one.
-_ITEMPROP = lxml.etree.XPath("//@itemprop")
 _BODY_PROPS = frozenset({"articleBody", "text", "reviewBody"})
 #: A candidate that holds this share of the page's marked body and is this share marked body
 #: (both ways) is that body: another stage cannot do better than find it too. Chosen by
@@ -148,19 +145,14 @@ def _evidence(doc: Document) -> Evidence:
     evidence = Evidence()
     if tree is None:
         return evidence
-    # JSON-LD scripts, <article>s and <h1>s in one walk filtered by tag (three XPath scans of the
-    # page cost three times as much).
-    scripts: list[lxml.etree._Element] = []
-    articles: list[lxml.etree._Element] = []
-    headings: list[lxml.etree._Element] = []
-    for element in tree.iter("script", "article", "h1"):
-        if element.tag == "article":
-            articles.append(element)
-        elif element.tag == "h1":
-            headings.append(element)
-        elif element.get("type") == "application/ld+json":
-            scripts.append(element)
-    for script in scripts:
+    # JSON-LD scripts, <article>s, <h1>s and itemprop elements as the lines' walk found them
+    # (no scan of the tree of its own).
+    lines = document_lines(doc)
+    articles = lines.elements["article"]
+    headings = lines.elements["h1"]
+    for script in lines.elements["script"]:
+        if script.get("type") != "application/ld+json":
+            continue
         try:
             data = json.loads(script.text or "")
         except ValueError:
@@ -169,10 +161,10 @@ def _evidence(doc: Document) -> Evidence:
             body = " ".join(body.split())
             if len(body) > len(evidence.json_ld):
                 evidence.json_ld = body
-    for prop in _ITEMPROP(tree):
-        if prop not in _BODY_PROPS:
+    for element in lines.itemprops:
+        if element.get("itemprop") not in _BODY_PROPS:
             continue
-        text = _text(prop.getparent())
+        text = _text(element)
         if len(text) > len(evidence.itemprop):
             evidence.itemprop = text
     evidence.articles = len(articles)
@@ -180,7 +172,6 @@ def _evidence(doc: Document) -> Evidence:
         evidence.article = _text(articles[0])
     if headings:
         evidence.headline = _text(headings[0])
-    lines = document_lines(doc)
     evidence.lines = lines.texts
     # Per line, its characters less its link characters (never below 0), summed by C calls.
     evidence.text_chars = sum(

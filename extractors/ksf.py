@@ -139,25 +139,26 @@ def page_lines(tree: HtmlElement) -> list[Line]:
     without scripts (a crawler) gets, such as Discourse's posts; one with a tracking pixel or
     an "enable JavaScript" notice is not.
     """
-    texts: dict[HtmlElement, list[str]] = {}
-    links: dict[HtmlElement, int] = defaultdict(int)
-    order: list[HtmlElement] = []
+    texts: dict[HtmlElement, list[str]] = {}  # in the order each block's first text comes
+    links: dict[HtmlElement, int] = {}
+    block_tags, skip_tags = BLOCK_TAGS, SKIP_TAGS  # local names: the walk visits every element
 
     def add(block: HtmlElement, text: str, in_link: bool) -> None:
-        if block not in texts:
-            texts[block] = []
-            order.append(block)
-        texts[block].append(text)
+        pieces = texts.get(block)
+        if pieces is None:
+            texts[block] = [text]
+        else:
+            pieces.append(text)
         if in_link:
-            links[block] += len(text.strip())
+            links[block] = links.get(block, 0) + len(text.strip())
 
     def visit(el: HtmlElement, block: HtmlElement, in_link: bool) -> None:
         tag = el.tag
-        if not isinstance(tag, str) or tag == "head":
+        if tag.__class__ is not str or tag == "head":  # comments, processing instructions
             return
-        if tag in SKIP_TAGS and not (tag == "noscript" and _holds_page(el, root)):
+        if tag in skip_tags and not (tag == "noscript" and _holds_page(el, root)):
             return
-        if tag in BLOCK_TAGS:
+        if tag in block_tags:
             block = el
         in_link = in_link or tag == "a"
         if el.text:
@@ -174,10 +175,10 @@ def page_lines(tree: HtmlElement) -> list[Line]:
     except RecursionError:
         pass  # absurdly deep markup: keep the lines read so far
     lines = []
-    for block in order:
-        text = " ".join("".join(texts[block]).split())
+    for block, pieces in texts.items():
+        text = " ".join("".join(pieces).split())
         if text:
-            lines.append(Line(text, block, links[block]))
+            lines.append(Line(text, block, links.get(block, 0)))
     return lines
 
 
