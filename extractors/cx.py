@@ -103,7 +103,8 @@ _HIDING = frozenset({"hidden", "aria-hidden", "style"})
 #: tags, ``<article>``, ``<h1>``): gathered by the lines' walk, so that no other scan of the
 #: tree is needed (see :class:`PageLines`).
 FACT_TAGS = (
-    "pre", "code", "input", "select", "textarea", "li", "img", "h2", "h3", "meta", "script", "article", "h1",
+    "pre", "code", "input", "select", "textarea", "li", "img", "h2", "h3", "meta", "script",
+    "article", "h1",
 )
 
 
