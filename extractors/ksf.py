@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import heapq
 import math
 import re
 from collections import Counter, defaultdict
@@ -426,18 +427,18 @@ def _keep_lines(
     repeat_within: int,
 ) -> list[list[Line]]:
     """Stop rules (length, links, stop words, times) and similarity rules (repeated prefixes)."""
-    page_keys = [Counter(_line_key(line.text, prefix_chars) for line in page) for page in pages]
+    line_keys = [[_line_key(line.text, prefix_chars) for line in page] for page in pages]
+    page_keys = [Counter(keys) for keys in line_keys]
     spread: Counter[str] = Counter()
     for keys in page_keys:
         spread.update(keys.keys())
     kept_pages = []
-    for page, keys in zip(pages, page_keys):
+    for page, keys, own_keys in zip(pages, page_keys, line_keys):
         kept = []
-        for line in page:
+        for line, key in zip(page, own_keys):
             chars = len(line.text.replace(" ", ""))
             if chars < min_line_chars or line.link_chars > max_link_ratio * chars:
                 continue
-            key = _line_key(line.text, prefix_chars)
             if (len(pages) > 1 and spread[key] >= template_pages) or keys[key] >= repeat_within:
                 continue
             raw_time = find_time(line.text) if chars < 60 else None
@@ -448,8 +449,17 @@ def _keep_lines(
     return kept_pages
 
 
-def _keywords(tokens: list[str]) -> list[str]:
-    return [t for t in tokens if len(t) > 1 and not is_stop_word(t)]
+def _keywords(tokens: list[str], known: dict[str, bool]) -> list[str]:
+    """The tokens that may be keywords: longer than one character, no stop word. ``known``
+    keeps the verdict on each word met so far (a page repeats its words)."""
+    kept = []
+    for token in tokens:
+        keep = known.get(token)
+        if keep is None:
+            keep = known[token] = len(token) > 1 and not is_stop_word(token)
+        if keep:
+            kept.append(token)
+    return kept
 
 
 def _misplaced(body: HtmlElement) -> bool:
@@ -882,7 +892,8 @@ class KeywordScoringExtractor(BaseEstimator):
             template_pages=max(2, math.floor(self.template_share * n) + 1),
             repeat_within=self.repeat_within,
         )
-        line_tokens = [[_keywords(tokenize(line.text)) for line in page] for page in kept]
+        known: dict[str, bool] = {}
+        line_tokens = [[_keywords(tokenize(line.text), known) for line in page] for page in kept]
         counts = [Counter(t for tokens in page for t in tokens) for page in line_tokens]
         if n >= 3:
             weights = ksf_weights(counts)
@@ -895,8 +906,10 @@ class KeywordScoringExtractor(BaseEstimator):
         page_votes: list[Counter[str]] = []
         winners: list[str] = []
         for page, tokens_per_line, w, c in zip(kept, line_tokens, weights, counts):
-            ranked = sorted((t for t in w if w[t] > 0), key=lambda t: (-w[t], -c[t], t))
-            top = ranked[: self.top_k]
+            # The top_k best words (ties by count, then the word: keys are unique, so this is the
+            # head of the whole ranking without sorting it).
+            scored = (t for t in w if w[t] > 0)
+            top = heapq.nsmallest(self.top_k, scored, key=lambda t: (-w[t], -c[t], t))
             keywords.append(top)
             page_locators, votes = _page_candidates(page, tokens_per_line, set(top), _CLASS_SHARE)
             page_votes.append(votes)
