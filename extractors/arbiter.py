@@ -132,6 +132,10 @@ class Evidence:
     lines: list[str] = field(default_factory=list)
     text_chars: int = 0
     link_chars: int = 0
+    #: The marker text is an article's (or a review's) body by its name: JSON-LD ``articleBody``
+    #: or ``reviewBody``, ``itemprop="articleBody"`` or ``"reviewBody"``; not a forum post's
+    #: ``itemprop="text"`` nor a bare ``<article>``.
+    article_body: bool = False
     #: The bag of the marker text (JSON-LD, itemprop, or a single <article>, first found).
     marker_bag: Counter[str] = field(default_factory=Counter)
     #: Line index where the headline is (-1 when not found among the lines).
@@ -166,12 +170,14 @@ def _evidence(doc: Document) -> Evidence:
             body = " ".join(body.split())
             if len(body) > len(evidence.json_ld):
                 evidence.json_ld = body
+    itemprop_kind = None
     for element in lines.itemprops:
-        if element.get("itemprop") not in _BODY_PROPS:
+        kind = element.get("itemprop")
+        if kind not in _BODY_PROPS:
             continue
         text = _text(element)
         if len(text) > len(evidence.itemprop):
-            evidence.itemprop = text
+            evidence.itemprop, itemprop_kind = text, kind
     evidence.articles = len(articles)
     if len(articles) == 1:
         evidence.article = _text(articles[0])
@@ -187,6 +193,7 @@ def _evidence(doc: Document) -> Evidence:
         text for text, length, link in zip(lines.texts, lines.lengths, lines.link_lengths) if link * 2 > length
     )
     marker = evidence.json_ld or evidence.itemprop or evidence.article
+    evidence.article_body = bool(evidence.json_ld) or (bool(evidence.itemprop) and itemprop_kind != "text")
     evidence.marker_bag = text_tokens(marker)
     if evidence.headline:
         for i, line in enumerate(lines.texts):

@@ -126,6 +126,20 @@ def test_extract_reports_kind_and_keeps_the_article_body():
     assert extract_bytes(PRODUCT.encode(), page_id="p", options=_forced("article"))["kind"] == "article"
 
 
+def test_neither_costly_stage_runs_when_cx_is_the_marked_article_body():
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # every page may be a thread: KSF would run on each
+    marked = Document.from_text(article())
+    outcome = cascade.run(marked)
+    assert outcome.extraction is not None and outcome.extraction.method == "cx"
+    assert marked.derived("ksf.lines", lambda: None) is None  # KSF never read the page
+    # A bare <article> is no article body by its name (a forum may wrap its thread in one):
+    # KSF runs.
+    bare = Document.from_text(article().replace('"articleBody"', '"description"'))
+    cascade.run(bare)
+    assert bare.derived("ksf.lines", lambda: None) is not None
+
+
 def _forced(kind: str):
     from forumcrawl.offline import ExtractOptions
 
