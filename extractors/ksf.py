@@ -1005,8 +1005,10 @@ def with_site_pages(rule: KsfRule, documents: Sequence[Document]) -> KsfRule:
     )
 
 
+@lru_cache(maxsize=4096)
 def _noise_body(locator: str) -> bool:
-    """Whether a body locator names code, quote, spoiler or signature blocks, not posts."""
+    """Whether a body locator names code, quote, spoiler or signature blocks, not posts
+    (cached: every ancestor of every matched body is asked, and a page repeats its classes)."""
     tag = selector_tag(locator)
     tokens = [t.lower() for t in re.findall(r"\.([\w-]+)", locator)]
     return tag in _NOISE_BODY_TAGS or any(
