@@ -22,7 +22,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ __all__ = [
     "load_arbiter",
     "marks_body",
     "page_evidence",
+    "page_tokens",
     "text_tokens",
     "thread_agreement",
     "token_agreement",
@@ -64,10 +65,28 @@ MARKED_BODY_AGREEMENT = 0.9
 
 def text_tokens(text: str) -> Counter[str]:
     """A bag of the text's words: lower-cased letter/digit runs, each CJK character alone."""
+    return Counter(_words(text))
+
+
+def _words(text: str) -> list[str]:
     text = text.lower()
     if text.isascii() or _CJK.search(text) is None:
-        return Counter(_WORD.findall(text))
-    return Counter(_CJK_WORD.findall(text))
+        return _WORD.findall(text)
+    return _CJK_WORD.findall(text)
+
+
+def page_tokens(doc: Document, text: str) -> Counter[str]:
+    """:func:`text_tokens` of a text taken from ``doc``, its lines' words kept for the page: the
+    stages' candidates share most of their lines (no word spans a line break, so the bag is
+    the same)."""
+    known: dict[str, list[str]] = doc.derived("arbiter.line_words", dict)
+    found = []
+    for line in text.split("\n"):
+        words = known.get(line)
+        if words is None:
+            words = known[line] = _words(line)
+        found.append(words)
+    return Counter(chain.from_iterable(found))
 
 
 def visible_chars(text: str) -> int:

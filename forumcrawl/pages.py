@@ -35,7 +35,7 @@ from forumcrawl.extractors.arbiter import (
     load_arbiter,
     marks_body,
     page_evidence,
-    text_tokens,
+    page_tokens,
     thread_agreement,
     visible_chars,
 )
@@ -430,10 +430,10 @@ class Cascade:
                 # One KSF post is one block of a longer body: the arbiter decides.
                 outcome.misses.append(name)
             elif name == "ksf":
-                thread, thread_bag = found, text_tokens(found.text)
+                thread, thread_bag = found, page_tokens(doc, found.text)
             elif name in _ARBITRATED:
                 candidates[name] = found
-                bags[name] = text_tokens(found.text)
+                bags[name] = page_tokens(doc, found.text)
                 if name == "cx":
                     cx_marked = marks_body(bags["cx"], evidence)
         if thread is not None and (

@@ -15,6 +15,7 @@ from forumcrawl.extractors.arbiter import (
     candidate_features,
     marks_body,
     page_evidence,
+    page_tokens,
     text_tokens,
     thread_agreement,
 )
@@ -73,6 +74,15 @@ def test_text_tokens_take_each_cjk_character_alone():
     bag = text_tokens("Tokyo東京・タワーabc_Def 2024年 한국 ䷀")
     assert bag == Counter(["tokyo", "東", "京", "タ", "ワ", "ー", "abc", "def", "2024", "年", "한", "국"])
     assert text_tokens("Straße, ÉTÉ") == Counter(["straße", "été"])
+
+
+def test_page_tokens_are_the_text_tokens_with_lines_kept_for_the_page():
+    doc = Document.from_text(article())
+    text = "ΟΔΟΣ\nRiver floods town\n东京 Tokyo"
+    assert page_tokens(doc, text) == text_tokens(text)
+    # A second text of the page reuses its known lines and still gets its own bag.
+    other = "River floods town\nΟΔΟΣ.Α again"
+    assert page_tokens(doc, other) == text_tokens(other)
 
 
 def test_a_text_that_is_the_marked_body_spares_the_costlier_stage():
