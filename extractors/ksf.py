@@ -26,6 +26,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+import lxml.etree
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
@@ -142,39 +143,44 @@ def page_lines(tree: HtmlElement) -> list[Line]:
     """
     texts: dict[HtmlElement, list[str]] = {}  # in the order each block's first text comes
     links: dict[HtmlElement, int] = {}
-    block_tags, skip_tags = BLOCK_TAGS, SKIP_TAGS  # local names: the walk visits every element
-
-    def add(block: HtmlElement, text: str, in_link: bool) -> None:
-        pieces = texts.get(block)
-        if pieces is None:
-            texts[block] = [text]
-        else:
-            pieces.append(text)
-        if in_link:
-            links[block] = links.get(block, 0) + len(text.strip())
-
-    def visit(el: HtmlElement, block: HtmlElement, in_link: bool) -> None:
-        tag = el.tag
-        if tag.__class__ is not str or tag == "head":  # comments, processing instructions
-            return
-        if tag in skip_tags and not (tag == "noscript" and _holds_page(el, root)):
-            return
-        if tag in block_tags:
-            block = el
-        in_link = in_link or tag == "a"
-        if el.text:
-            add(block, el.text, in_link)
-        for child in el:
-            visit(child, block, in_link)
-            if child.tail:
-                add(block, child.tail, in_link)
-
     body = tree.find("body")
     root = body if body is not None else tree
-    try:
-        visit(root, tree, False)
-    except RecursionError:
-        pass  # absurdly deep markup: keep the lines read so far
+    block_tags, skip_tags = BLOCK_TAGS, SKIP_TAGS  # local names: the walk visits every element
+    # The block and link state of each open element's parent; the root's block is the tree.
+    stack: list[tuple[HtmlElement, bool]] = []
+    block, in_link = tree, False
+    skipped = None
+    walker = lxml.etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
+        if event == "start":
+            tag = el.tag
+            if tag.__class__ is not str or tag == "head" or (  # comments, processing instructions
+                tag in skip_tags and not (tag == "noscript" and _holds_page(el, root))
+            ):
+                walker.skip_subtree()  # its end comes next: its tail is read
+                skipped = el
+                continue
+            stack.append((block, in_link))
+            if tag in block_tags:
+                block = el
+            in_link = in_link or tag == "a"
+            text = el.text
+        else:
+            if el is skipped:
+                skipped = None
+            else:
+                block, in_link = stack.pop()
+            if el is root:
+                break
+            text = el.tail
+        if text:
+            pieces = texts.get(block)
+            if pieces is None:
+                texts[block] = [text]
+            else:
+                pieces.append(text)
+            if in_link:
+                links[block] = links.get(block, 0) + len(text.strip())
     lines = []
     for block, pieces in texts.items():
         text = " ".join("".join(pieces).split())
