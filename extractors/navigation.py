@@ -217,6 +217,13 @@ _NEXT = re.compile(
 )
 
 
+def _label(element: Any) -> str:
+    """What a link says: its text, else its ``aria-label`` or ``title`` (a pager's arrows are
+    icons: ``<a aria-label="previous">``)."""
+    text = " ".join((element.text_content() or "").split())
+    return text or " ".join((element.get("aria-label") or element.get("title") or "").split())
+
+
 def sequence_links(tree: Any, url: str) -> list[str]:
     """The page's own word on its neighbours: ``<link rel="next|prev">`` in its head (canonical
     form). Some engines' visible pagers are scripts or broken; these links are not."""
@@ -238,7 +245,7 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
     nexts: list[str] = []
     for element, href in anchors(tree, url):
         target = canonical_url(href)
-        text = " ".join(element.text_content().split())
+        text = _label(element)
         number = page_flip_number(text)
         if number is not None:
             if number >= 2:
@@ -282,16 +289,18 @@ def first_page_alias(url: str) -> str | None:
 def pattern_key(url: str) -> str:
     """A coarse template of a URL, for budgets: the first path segment with its numbers as
     ``#`` (``space-uid-#.html``, ``forum``), later segments masked (names and slugs as ``*``,
-    numbers as ``#``) except a last one-word segment from depth 3 (``/u/*/activity``), then the query
-    names with their word values (``mod=space``). One user's profile and another's, or two
-    boards, share a key; a board list and a profile do not."""
+    numbers as ``#``) except a last one-word segment from depth 3 (``/u/*/activity``) that does
+    not follow a number (after an id it is the slug naming the same thing: askbot's
+    ``/users/11/wangfang/``), then the query names with their word values (``mod=space``). One
+    user's profile and another's, or two boards, share a key; a board list and a profile do
+    not."""
     parts = urlsplit(url)
     segments = [unquote(s) for s in parts.path.split("/") if s]
     path = []
     for i, segment in enumerate(segments):
         if i == 0:
             path.append(re.sub(r"\d+", "#", segment))
-        elif i == len(segments) - 1 and i >= 2 and _WORD.match(segment):
+        elif i == len(segments) - 1 and i >= 2 and _WORD.match(segment) and not segments[i - 1].isdigit():
             path.append(segment.lower())
         else:
             path.append(_masked(segment))
@@ -403,6 +412,16 @@ class ThreadIdentity(BaseEstimator):
             allowed = set(in_flips)
         else:
             allowed = {p for p, c in counts.items() if 2 * c >= len(numbers)}
+            # Without a page position every URL of a thread is its page 1, which has one URL: a
+            # number taking several values among one thread's URLs (askbot's ``?answer=<id>``
+            # on most thread links of its sample) names no page 1, and makes a variant.
+            within: dict[tuple[int, Position], set[int]] = defaultdict(set)
+            for nums in numbers:
+                thread = nums.get(self.id_position_)
+                if thread is not None:
+                    for p, v in nums.items():
+                        within[(thread, p)].add(v)
+            allowed -= {p for (_, p), values in within.items() if len(values) >= 2 and p != self.page_position_}
         allowed |= {self.id_position_} | ({self.page_position_} if self.page_position_ else set())
         self.allowed_ = frozenset(allowed)
         names: Counter[str] = Counter(
@@ -433,9 +452,13 @@ class ThreadIdentity(BaseEstimator):
         return self
 
     def _page(
-        self, numbers: list[dict[Position, int]], flips: list[tuple[dict[Position, int], int]]
+        self,
+        numbers: list[dict[Position, int]],
+        flips: list[tuple[dict[Position, int], int]],
+        min_votes: int | None = None,
     ) -> tuple[Position | None, int]:
-        """The page position and its step, by the votes of page-flip links (see the class)."""
+        """The page position and its step, by the votes of page-flip links (``min_votes``,
+        by default the estimator's, must agree; see the class)."""
         votes: Counter[tuple[Position, int]] = Counter()
         for nums, n in flips:
             for p, v in nums.items():
@@ -445,7 +468,7 @@ class ThreadIdentity(BaseEstimator):
                     votes[(p, v // (n - 1))] += 1
         if votes:
             (position, step), count = max(votes.items(), key=lambda kv: (kv[1], repr(kv[0])))
-            if count >= self.min_votes:
+            if count >= (self.min_votes if min_votes is None else min_votes):
                 return position, step
         seen = {p for nums in numbers for p in nums}
         for name in _PAGE_NAMES:
@@ -455,6 +478,51 @@ class ThreadIdentity(BaseEstimator):
             if p[0] == "p" and p[2] in _PAGE_WORDS:
                 return p, 0
         return None, 0
+
+    def add_pages(self, flips: Iterable[tuple[str, int]], page_url: str) -> bool:
+        """Learn the page number from page-flip links ``(URL, page number)`` met after
+        :meth:`fit` on the thread page at ``page_url``, when the sample showed none (its threads
+        had one page each): the position the links vote for (as in :meth:`fit`, the thread's
+        own number left out) becomes the page position, and their parameter and path shape
+        those of canonical pages (as :meth:`fit` has them with page flips: a URL with other
+        numbers or parameters is a variant); page 1 omits the number when ``page_url`` does. Returns
+        whether the identity changed: not when it has a page position already, nor when the
+        links carrying the voted number would not all be canonical pages of their numbers
+        (``page_url`` may be a post permalink: the links name the pages of its thread)."""
+        self._check()
+        flip_list = [(canonical_url(u), n) for u, n in flips if n >= 2]
+        if self.page_position_ is not None or not flip_list:
+            return False
+        # The thread's own number is no page number (one thread's links agree on it too).
+        numbers = [
+            {p: v for p, v in url_numbers(u, self.words_).items() if p != self.id_position_}
+            for u, _ in flip_list
+        ]
+        # One page's links: a single vote is enough when every link carrying its number then
+        # names its page (checked below); the names (``start``) would miss an offset's step.
+        position, step = self._page(numbers, [(nums, n) for nums, (_, n) in zip(numbers, flip_list)], 1)
+        if position is None:
+            return False
+        trial = ThreadIdentity.from_dict(self.to_dict())
+        trial.page_position_, trial.page_step_ = position, step
+        trial.page_optional_ = position not in url_numbers(canonical_url(page_url), self.words_)
+        # As fit() does from page flips: a canonical page carries the numbers and parameters
+        # that they carry (without them, ``?answer=`` on most thread URLs of the sample passed
+        # for part of a thread's page 1 URL).
+        paged_urls = [u for (u, _), nums in zip(flip_list, numbers) if position in nums]
+        trial.allowed_ = frozenset(
+            {p for u in paged_urls for p in url_numbers(u, self.words_)} | {self.id_position_, position}
+        )
+        trial.params_ = frozenset(
+            {k for u in paged_urls for k in _query_names(u)} | {p[1] for p in trial.allowed_ if p[0] == "q"}
+        )
+        if self.shapes_:
+            trial.shapes_ = self.shapes_ | {_shape(u, self.first_) for u in paged_urls}
+        paged = [(u, trial.key(u), n) for (u, n), nums in zip(flip_list, numbers) if position in nums]
+        if not paged or any(key.thread is None or key.page != n for _, key, n in paged):
+            return False
+        self.__dict__.update(trial.__dict__)
+        return True
 
     def _names_page(self, nums: dict[Position, int], n: int) -> bool:
         """Whether URL numbers ``nums`` carry page ``n`` at the learned page position."""
@@ -559,7 +627,7 @@ class ThreadIdentity(BaseEstimator):
                 continue
             first_url = first_url or self.first_page(href)
             rel = (element.get("rel") or "").lower().split()
-            text = " ".join((element.text_content() or "").split())
+            text = _label(element)
             if "next" in rel or _NEXT.match(text):
                 after.add(int(there.page or 1))
             elif "prev" in rel or _PREV.match(text):
@@ -568,7 +636,8 @@ class ThreadIdentity(BaseEstimator):
                 numbered.add(int(there.page or 1))
         if first_url is None:
             return None
-        guesses = {n - 1 for n in after} | {n + 1 for n in before}
+        # A "next" link to page 1 is a disabled arrow (askbot's ``?page=None`` on a last page).
+        guesses = {n - 1 for n in after if n > 1} | {n + 1 for n in before}
         if not guesses and numbered:
             last = max(numbered)
             guesses = set(range(1, last + 1)) - numbered or {last + 1}

@@ -328,6 +328,50 @@ def _page_bases(split: SplitUrl) -> list[tuple[tuple[tuple[str, ...], ...], ...]
     return bases
 
 
+def _widen_block(rule: BlockRule, block: str, max_literals: int) -> BlockRule:
+    """``rule`` accepting ``block`` too: as one more literal while the words stay few and are
+    no numbers, else by the types of all it accepts."""
+    if rule.allows(block):
+        return rule
+    if rule.values is not None:
+        values = rule.values | {block}
+        if len(values - {""}) <= max_literals and not any(v.isdigit() for v in values):
+            return BlockRule(values=frozenset(values))
+        return BlockRule(types=frozenset(block_type(v) for v in values))
+    assert rule.types is not None
+    return BlockRule(types=rule.types | {block_type(block)})
+
+
+def _new_block(block: str) -> BlockRule:
+    """A block of a segment the rule had not (optional: the URLs it accepted lack it)."""
+    if block.isdigit():
+        return BlockRule(types=frozenset({"digits", ""}))
+    return BlockRule(values=frozenset({block, ""}))
+
+
+def _widen_slots(
+    slots: tuple[SlotRule, ...], segments: tuple[Segment, ...], max_literals: int
+) -> tuple[SlotRule, ...]:
+    """``slots`` widened block by block until ``segments`` fit them (see
+    :meth:`UrlResolver.add_pages`)."""
+    out = list(slots)
+    for i, segment in enumerate(segments):
+        if i >= len(out):
+            out.append(SlotRule(tuple(_new_block(b) for b in segment.blocks), segment.seps))
+            continue
+        slot = out[i]
+        if slot.match(segment.blocks):
+            continue
+        blocks = [
+            _widen_block(rule, segment.blocks[j] if j < len(segment.blocks) else "", max_literals)
+            for j, rule in enumerate(slot.blocks)
+        ]
+        blocks += [_new_block(b) for b in segment.blocks[len(slot.blocks) :]]
+        seps = slot.seps + segment.seps[len(slot.seps) :]
+        out[i] = SlotRule(tuple(blocks), seps, slot.more)
+    return tuple(out)
+
+
 def pages_of(splits: Sequence[SplitUrl], base: np.ndarray) -> np.ndarray:
     """Which of ``splits`` are a URL of ``base`` (a mask) plus page numbers (see
     :func:`_page_bases`): later pages of those threads."""
@@ -724,6 +768,38 @@ class UrlResolver(BaseEstimator):
                 changed = True
                 break
         return rule, positive
+
+    def add_pages(self, urls: Iterable[str]) -> list[str]:
+        """Widen the fitted rule to the later pages of its thread URLs among ``urls``: those the
+        rule rejects although it accepts them less their trailing page numbers (see
+        :func:`_page_bases`), as the pages step of :meth:`fit` would have.
+
+        A sample of one-page threads shows no page flip, so the rule learned from it has no
+        page part; the page flips of a long thread met later are its proof. Each slot that such
+        a URL does not fit is widened just enough (a word to its literals, a block type, a new
+        optional segment or parameter), so every URL accepted before still is. Returns the URLs
+        now accepted (none: the rule is unchanged).
+        """
+        rule = self._check_fitted()
+        added: list[str] = []
+        for url in urls:
+            try:
+                split = split_url(url, site=rule.site, drop_sessions=rule.drop_sessions)
+            except ValueError:
+                continue
+            if rule.match_split(split) or not any(rule.match_split(_split_of(b)) for b in _page_bases(split)):
+                continue
+            widened = UrlRule(
+                rule.site,
+                _widen_slots(rule.path, split.path, self.max_literals),
+                _widen_slots(rule.query, split.query, self.max_literals),
+                rule.drop_sessions,
+            )
+            if widened.match_split(split):
+                rule = widened
+                added.append(url)
+        self.rule_ = rule
+        return added
 
     # -- use ----------------------------------------------------------------------------------
 

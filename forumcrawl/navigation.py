@@ -40,7 +40,13 @@ from typing import Any
 
 from w3lib.url import safe_url_string
 
-from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, first_page_alias, pattern_key
+from forumcrawl.extractors.navigation import (
+    ThreadIdentity,
+    ThreadKey,
+    first_page_alias,
+    page_flips,
+    pattern_key,
+)
 
 __all__ = ["Decision", "PatternBudget", "SiteNavigator"]
 
@@ -116,7 +122,8 @@ class SiteNavigator:
         self.probe = probe
         self.window = window
         self.patterns: dict[str, PatternBudget] = {}
-        self._scheduled: set[tuple[str, int]] = set()
+        # Thread pages scheduled, with the URL that scheduled each (None: another worker's).
+        self._scheduled: dict[tuple[str, int], str | None] = {}
         # Which URL claimed each thread page: the same URL may come again (a request delivered
         # again after a worker or Redis failed), another URL form of the page may not.
         self._fetched: dict[tuple[str, int], str] = {}
@@ -125,7 +132,10 @@ class SiteNavigator:
         self._elsewhere: set[tuple[str, int]] = set()
         self._told = 0
         self._exported: dict[tuple[str, int], str] = {}
-        self._released: set[tuple[str, int]] = set()
+        self._released: dict[tuple[str, int], str] = {}
+        # Per thread page, one link to it under another URL skipped as a duplicate: when the
+        # rules change (see rebind), it may be a page of its own after all.
+        self._skipped: dict[tuple[str, int], str] = {}
         self._threads: set[str] = set()
         # Other pages followed (a listing's "page 1" link to one of them is not followed again),
         # percent-encoded as requested (links name them with their raw characters).
@@ -167,13 +177,16 @@ class SiteNavigator:
                 # A pattern is credited once per thread page it leads to: twenty permalinks of
                 # one thread, each linking its pages, are one lead, not twenty.
                 credit = (None if source is None else self._pattern(source, self.is_topic(source)), pair)
+                scheduled = self._scheduled.get(pair, url)
+                if scheduled != url:
+                    self._skipped.setdefault(pair, url)
                 if pair in self._scheduled:
                     # Still a lead while the page waits to be fetched: a board listing threads
                     # that a member's post list (or the sample) queued first keeps its worth.
                     lead = pair not in self._fetched and pair not in self._elsewhere and credit not in self._credited
                     self._credited.add(credit)
                     return Decision(False, "duplicate", key, new=lead)
-                self._scheduled.add(pair)
+                self._scheduled[pair] = url
                 self._threads.add(key.thread)
                 self._credited.add(credit)
                 return Decision(True, "thread", key, new=True)
@@ -188,6 +201,65 @@ class SiteNavigator:
             if not topic:
                 self._followed.add(safe_url_string(url))
             return Decision(True, role, key)
+
+    def rebind(self, is_topic: Callable[[str], bool], identity: ThreadIdentity | None) -> list[str]:
+        """Go on under rules relearned or widened during the crawl, keeping what was scheduled,
+        fetched and exported, each page under the key its URL has now: a thread page must not
+        be fetched or exported again because its site's rules changed, nor stay unfetched
+        because an old rule took its URL for a page already scheduled. Returns the links
+        skipped as such duplicates that name a page not scheduled now (to queue again)."""
+        with self._lock:
+            self.is_topic = is_topic
+            self.identity = identity
+            self._adopted.clear()
+            self._scheduled = self._rekeyed(self._scheduled)
+            self._fetched = self._rekeyed(self._fetched)
+            self._told = 0  # told again, under the new rules' keys (see take_fetched)
+            self._exported = self._rekeyed(self._exported)
+            self._released = self._rekeyed(self._released)
+            skipped, self._skipped = self._skipped, {}
+            regained = []
+            for url in dict.fromkeys(skipped.values()):
+                key = self.key(url)
+                if key is None or not key.canonical:
+                    continue
+                pair = (str(key.thread), int(key.page or 1))
+                if pair not in self._scheduled:
+                    self._scheduled[pair] = url
+                    regained.append(url)
+            return regained
+
+    def _rekeyed(self, pages: dict[tuple[str, int], Any]) -> dict[tuple[str, int], Any]:
+        """``pages`` (by thread page, each with its URL) under the current rules' keys. An
+        entry whose URL is no canonical thread page now (a post permalink the old rules took
+        for page 1) is left out: it names no page, and must not stand for one. Entries without
+        a URL (another worker's) keep their key. Called locked."""
+        out: dict[tuple[str, int], Any] = {}
+        for pair, url in pages.items():
+            if url is not None:
+                key = self.key(url)
+                if key is None or not key.canonical:
+                    continue
+                pair = (str(key.thread), int(key.page or 1))
+            out.setdefault(pair, url)
+        return out
+
+    def stray_flips(self, url: str, tree: Any) -> list[tuple[str, int]]:
+        """The page-flip links on the page at ``url`` that the rules do not take for the page
+        their anchor names: rejected by the topic rule, or a canonical thread page of another
+        number (every page of a thread page 1). When the rules were learned from one-page
+        threads, the pagers of a long thread and the page links of a board listing it name its
+        later pages so (see :meth:`SiteLearner.add_pages
+        <forumcrawl.learning.SiteLearner.add_pages>`, which keeps only those); a post permalink
+        labelled with its floor is a variant, and no stray."""
+        stray = []
+        for target, n in page_flips(tree, url):
+            if self.is_topic(target):
+                key = self.identity.key(target) if self.identity is not None else None
+                if key is None or not key.canonical or key.page == n:
+                    continue
+            stray.append((target, n))
+        return stray
 
     def cover_order(self, pages: list[list[str]]) -> list[tuple[int, int]]:
         """How to replay sampled pages (given by their links) through :meth:`decide` and
@@ -234,7 +306,7 @@ class SiteNavigator:
                 pair = (str(key.thread), int(key.page or 1))
                 if pair in self._fetched or pair in self._released:
                     return Decision(False, "duplicate", key)
-                self._released.add(pair)
+                self._released[pair] = url
                 return Decision(True, "thread", key)
         return self.decide(url, number)
 
@@ -250,8 +322,9 @@ class SiteNavigator:
             if key is not None and key.canonical:
                 pair = (str(key.thread), int(key.page or 1))
                 if self._fetched.setdefault(pair, url) != url:
+                    self._skipped.setdefault(pair, url)
                     return Decision(False, "duplicate", key)
-                self._scheduled.add(pair)
+                self._scheduled.setdefault(pair, url)
                 self._threads.add(pair[0])
                 self._reached.add(pair[0])
                 return Decision(True, "thread", key)
@@ -336,7 +409,7 @@ class SiteNavigator:
             pair = (str(found[0].thread), int(found[0].page or 1))
             with self._lock:
                 owner = self._fetched.setdefault(pair, url)
-                self._scheduled.add(pair)
+                self._scheduled.setdefault(pair, url)
                 self._threads.add(pair[0])
                 self._reached.add(pair[0])
             found = found if owner == url else None
@@ -375,7 +448,7 @@ class SiteNavigator:
                 if pair in self._fetched:
                     continue
                 self._elsewhere.add(pair)
-                self._scheduled.add(pair)
+                self._scheduled.setdefault(pair, None)
                 self._threads.add(pair[0])
                 self._reached.add(pair[0])
 

@@ -2,7 +2,8 @@
 
 Forums link one thread page under several URLs (Discuz!'s ``extra=page%3D1`` / ``tid=`` /
 ``&page=1`` forms, phpBB's ``?p=`` post permalinks). Scrapy's dupefilter sees different requests;
-this pipeline sees the same content: a digest of site, title and text. The first URL seen wins.
+this pipeline sees the same content: a digest of site, title and text, and, for a thread page,
+the same place: its site, thread and page number. The first URL seen wins.
 Settings: FORUMCRAWL_DEDUP_ENABLED. Counts drops as ``forumcrawl/drop/duplicate`` and logs them at
 DEBUG: they are expected on every forum, and a WARNING per alias buried the crawl's real warnings.
 """
@@ -16,7 +17,7 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
-__all__ = ["DedupPipeline", "content_fingerprint"]
+__all__ = ["DedupPipeline", "content_fingerprint", "dedup_keys"]
 
 
 def content_fingerprint(item: Any) -> bytes:
@@ -29,8 +30,23 @@ def content_fingerprint(item: Any) -> bytes:
     return digest.digest()
 
 
+def dedup_keys(item: Any) -> list[bytes]:
+    """What makes an item a duplicate: its content fingerprint, and for a thread page its place
+    (site, thread, page number). A post's permalink shows the page the post is on, but not
+    always as the page's own URL shows it (an answer's comments unfolded): the texts differ, the
+    place does not."""
+    keys = [content_fingerprint(item)]
+    adapter = ItemAdapter(item)
+    thread, page = adapter.get("thread_id"), adapter.get("page")
+    if thread is not None and page is not None:
+        place = "\x00".join(("page", str(adapter.get("site") or ""), str(thread), str(page)))
+        keys.append(hashlib.blake2b(place.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+    return keys
+
+
 class DedupPipeline:
-    """Drops an item whose content fingerprint was already exported in this crawl."""
+    """Drops an item whose content or thread page was already exported in this crawl under
+    another URL (see :func:`dedup_keys`)."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -44,9 +60,11 @@ class DedupPipeline:
 
     def process_item(self, item: Any) -> Any:
         url = ItemAdapter(item).get("url") or ""
-        key = content_fingerprint(item)
-        first = self.seen.setdefault(key, url)
-        if first != url:
+        keys = dedup_keys(item)
+        first = next((self.seen[k] for k in keys if self.seen.get(k, url) != url), url)
+        if first == url:
+            self.seen.update(dict.fromkeys(keys, url))
+        else:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value("forumcrawl/drop/duplicate")
             raise DropItem(f"duplicate of {first}: {url}", log_level="DEBUG")

@@ -66,6 +66,10 @@ INDEX_PRIORITY = 5
 #: Before a site's rules exist, links of one URL pattern fetched at most; the others wait for
 #: the rules. The sample then spans the site's page kinds instead of one thread's permalinks.
 SAMPLE_PER_PATTERN = 5
+#: Pages on which the stray page-flip links of one URL pattern are tried for widening the rules
+#: (see :meth:`SiteSpider.add_pages`): links the rules rightly leave out are not tried on every
+#: page, and one page whose links do not tell does not decide for the pattern.
+PAGES_TRIES = 3
 
 
 def parse_start_urls(start: str | None) -> list[str]:
@@ -102,6 +106,10 @@ class SiteSpider(scrapy.Spider):
         self._learning: set[str] = set()
         self.navigation = True
         self._navigators: dict[str, tuple[SiteModel, SiteNavigator]] = {}
+        # URL patterns of page-flip links the topic rule rejected, tried per site (add_pages).
+        self._pages_tried: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        # Thread pages to queue again after the site's rules changed (SiteNavigator.rebind).
+        self._regained: defaultdict[str, list[str]] = defaultdict(list)
         #: Links per pattern fetched before the rules exist (0: no limit; see SAMPLE_PER_PATTERN).
         self.sample_per_pattern = SAMPLE_PER_PATTERN
         self._sampled: dict[str, Counter[str]] = defaultdict(Counter)
@@ -167,7 +175,8 @@ class SiteSpider(scrapy.Spider):
 
     def navigator(self, model: SiteModel | None) -> SiteNavigator | None:
         """The navigation state of ``model``'s site (None without a topic rule, or when
-        FORUMCRAWL_NAVIGATION_ENABLED is off); a new model (relearned) starts a new one."""
+        FORUMCRAWL_NAVIGATION_ENABLED is off); under a new model (relearned or widened) the
+        site's navigation goes on with its rules (see :meth:`SiteNavigator.rebind`)."""
         if not self.navigation or self.learner is None or model is None or "usc" not in model.rules:
             return None
         known = self._navigators.get(model.site)
@@ -180,13 +189,54 @@ class SiteSpider(scrapy.Spider):
             except (KeyError, TypeError, ValueError) as exc:
                 self.logger.warning("ignoring the thread identity of %s: %s", model.site, exc)
         learner = self.learner
-        navigator = SiteNavigator(lambda url: bool(learner.is_topic(model, url)), identity)
+
+        def is_topic(url: str) -> bool:
+            return bool(learner.is_topic(model, url))
+
         if known is not None:
-            navigator.patterns = known[1].patterns
-        elif self.recrawl is not None:
-            self.recrawl.restore(model.site, navigator)
+            navigator = known[1]
+            self._regained[model.site] += navigator.rebind(is_topic, identity)
+        else:
+            navigator = SiteNavigator(is_topic, identity)
+            if self.recrawl is not None:
+                self.recrawl.restore(model.site, navigator)
         self._navigators[model.site] = (model, navigator)
         return navigator
+
+    def add_pages(self, doc: Document, model: SiteModel, navigator: SiteNavigator) -> SiteModel:
+        """``model``, or the model widened to the later pages of its threads when ``doc``'s
+        page-flip links show pages its rules miss (see :meth:`SiteLearner.add_pages`). Done
+        before the page's links are decided, so that none of them is lost; each URL pattern of
+        such links is tried on a few pages, not on every page."""
+        if self.learner is None:
+            return model
+        tried = self._pages_tried[doc.site]
+        flips = [
+            (url, n) for url, n in navigator.stray_flips(doc.url, doc.tree)
+            if tried[pattern_key(url)] < PAGES_TRIES
+        ]
+        if not flips:
+            return model
+        tried.update({pattern_key(url) for url, _ in flips})
+        widened = self.learner.add_pages(doc.site, doc.url, flips)
+        if widened is None:
+            return model
+        self._inc("learn/pages_added")
+        deferToThread(self.learner.publish, widened).addErrback(
+            lambda failure: self.logger.error("storing the rules of %s failed: %s", doc.site, failure.value)
+        )
+        return widened
+
+    def regained(self, site: str) -> list[scrapy.Request]:
+        """Requests for the thread pages that the site's changed rules found unscheduled (see
+        :meth:`SiteNavigator.rebind`)."""
+        urls = self._regained.pop(site, [])
+        if urls:
+            self._inc("nav/regained", len(urls))
+        return [
+            scrapy.Request(url, callback=self.parse, priority=TOPIC_PRIORITY, meta={"forumcrawl_nav": "thread"})
+            for url in urls
+        ]
 
     @staticmethod
     def nav_priority(navigator: SiteNavigator, url: str, role: str) -> int:
@@ -375,6 +425,9 @@ class SiteSpider(scrapy.Spider):
         held_pages = self.learner.take_held(site)
         navigator = self.navigator(model)
         if navigator is not None:
+            for held in held_pages:
+                model = self.add_pages(held.document, model, navigator)
+                navigator = self.navigator(model) or navigator
             # Their links were queued before the rules existed: mark them as scheduled, and count
             # what each pattern led to, so that budgets start from the sample (replayed in the
             # order of a greedy cover of its thread pages, see SiteNavigator.cover_order).
@@ -395,6 +448,8 @@ class SiteSpider(scrapy.Spider):
                 for url in links:
                     navigator.decide(url, source=held.document.url)
                 navigator.fetched(held.document.url, new)
+        for request in self.regained(site):
+            yield request
         for request in self._deferred.pop(site, []):
             released = request if navigator is None else self.release_link(navigator, request)
             if released is not None:
@@ -462,9 +517,12 @@ class SiteSpider(scrapy.Spider):
         requested = (response.meta.get("redirect_urls") or [response.url])[0]
         navigator = self.navigator(model)
         if navigator is not None:
+            assert model is not None
+            model = self.add_pages(doc, model, navigator)
+            navigator = self.navigator(model)
             # A permalink's page, known now: its canonical URL must not be fetched again.
             navigator.adopt(doc.url, doc.tree)
-        requests = list(self.follow_links(doc, links, model, requested))
+        requests = [*self.regained(doc.site), *self.follow_links(doc, links, model, requested)]
         if self.learner is not None and model is None:
             # Hold the page before yielding: the site's held pages may be released at any await.
             self.observe(doc, links, fetched)

@@ -4,11 +4,18 @@ once under its canonical identity, whatever URL forms, traps and listings the si
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime, timezone
 from pathlib import Path
+from urllib.request import urlopen
 
 import pytest
 
+from forumcrawl.document import Document, site_of
+from forumcrawl.extractors.fields import page_links
+from forumcrawl.extractors.navigation import ThreadIdentity, canonical_url
+from forumcrawl.learning import SiteLearner
 from forumcrawl.mockforum import NAV_FAMILIES, serve
+from forumcrawl.sitemodel import FileRuleStore
 from tests.conftest import run_crawl
 
 
@@ -62,3 +69,34 @@ def test_navigation_off_follows_every_link(tmp_path: Path) -> None:
         off_fetched = len(server.requested_urls())
     assert not any(key.startswith("forumcrawl/nav/") for key in off.stats)
     assert off_fetched > 2 * on
+
+
+@pytest.mark.parametrize("family", ["vbulletin", "phpbb", "static"])
+def test_rules_learned_from_one_page_threads_take_in_later_pages(tmp_path: Path, family: str) -> None:
+    """Rules stored from a sample of one-page threads (a new forum, a lucky sample) reject every
+    later page, as a path segment (``page-2``) or a parameter (``&page=2``); the crawl widens
+    them at the first long thread it meets, before that page's links are decided."""
+    with serve(family) as server:
+        truth = server.truth
+        short = [t.url for t in truth.threads if len(t.pages) == 1]
+        later = [url for t in truth.threads for url in list(t.pages)[1:]]
+        learner = SiteLearner(FileRuleStore(tmp_path / "rules"))
+        for url in [server.url + "/", *short]:
+            with urlopen(url) as response:
+                doc = Document.from_bytes(response.read(), response.geturl(), response.headers["Content-Type"])
+            learner.observe(doc, [canonical_url(u) for u in page_links(doc.tree, doc.url)], datetime.now(timezone.utc))
+        model = learner.learn(site_of(server.url))
+        identity = ThreadIdentity.from_dict(model.rules["nav"])
+        assert later and not any(
+            learner.is_topic(model, url) and identity.key(url).page not in (None, 1) for url in later
+        )
+        result = run_crawl(tmp_path, [server.url])
+    assert "using the stored rules" in result.log
+    assert result.stats["forumcrawl/learn/pages_added"] == 1
+    exported = [truth.canonical(item["url"]) for item in result.items]
+    assert len(exported) == len(set(exported)), "a thread page was exported twice"
+    assert set(exported) == readable_pages(truth)
+    for item in result.items:
+        thread = truth.thread_for(item["url"])
+        assert truth.canonical(item["thread_url"]) == thread.url
+        assert item["page"] == list(thread.pages).index(truth.canonical(item["url"])) + 1

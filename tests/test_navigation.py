@@ -156,6 +156,9 @@ def test_pattern_keys_group_by_template_not_by_name() -> None:
     assert pattern_key("http://d/u/alice") == pattern_key("http://d/u/bob")
     assert pattern_key("http://d/u/alice/activity?page=2") == pattern_key("http://d/u/bob/activity?page=3")
     assert pattern_key("http://d/u/alice/activity") != pattern_key("http://d/u/alice")
+    # A one-word name after an id is a slug like any other (askbot's profiles and badges).
+    assert pattern_key("http://a/users/11/wangfang/") == pattern_key("http://a/users/23/vim_or_emacs/")
+    assert pattern_key("http://a/badges/2/editor/") == pattern_key("http://a/badges/1/rapid-responder/")
     assert pattern_key("http://d/space-uid-1.html") != pattern_key("http://d/forum-2-1.html")
     assert pattern_key("http://d/home.php?mod=space&uid=1") != pattern_key("http://d/forum.php?mod=forumdisplay&fid=1")
 
@@ -250,6 +253,11 @@ def _page(body: str, head: str = "") -> object:
         # The pager's neighbours: one before "next", one after "previous".
         ('<a href="/topic/1/">1</a> <b>2</b> <a href="/topic/1/?page=3">Next</a>', "", 2),
         ('<a href="/topic/1/?page=2" rel="prev">‹</a> <b>3</b>', "", 3),
+        # Arrows that are icons say so in aria-label; a disabled "next" names no page (askbot:
+        # an answer's permalink on the last page, with every page number linked in the pager).
+        ('<a href="/topic/1/?page=2" aria-label="previous"></a> <a href="/topic/1/">1</a>'
+         ' <a href="/topic/1/?page=2">2</a> <a href="/topic/1/?page=3">3</a>'
+         ' <a href="/topic/1/?page=None" aria-label="next page"></a>', "", 3),
         # Numbered links only: the one number they leave out, or the one after the last.
         ('<a href="/topic/1/?page=2">2</a> <a href="/topic/1/?page=3">3</a>', "", 1),
         ('<a href="/topic/1/">1</a> <a href="/topic/1/?page=2">2</a>', "", 3),
@@ -363,3 +371,86 @@ def test_a_page_handed_over_is_fetched_again_under_its_owner_url() -> None:
     assert nav.admits(theirs).follow and not nav.admits(ours).follow
     assert nav.claim_export(theirs, nav.key(theirs))
     assert not nav.claim_export(ours, nav.key(ours))
+
+
+@pytest.mark.parametrize(
+    ("urls", "flips", "page_url", "first"),
+    [
+        # A query parameter (askbot's ?page=, vBulletin's &page=), page 1 without it.
+        (["http://a/question/5/grub/", "http://a/question/6/wifi/"],
+         [("http://a/question/5/grub/?page=2", 2), ("http://a/question/5/grub/?page=3", 3)],
+         "http://a/question/5/grub/", "http://a/question/5/grub/"),
+        # An offset, from a two-page thread's one link (phpBB's &start=10).
+        (["http://p/viewtopic.php?t=5", "http://p/viewtopic.php?t=6"],
+         [("http://p/viewtopic.php?t=5&start=10", 2)],
+         "http://p/viewtopic.php?t=5", "http://p/viewtopic.php?t=5"),
+        # Inside the segment, on every page (thread-5-1-1.html): the board's links to the pages.
+        (["http://s/thread-5-1-1.html", "http://s/thread-6-1-2.html"],
+         [("http://s/thread-5-2-1.html", 2), ("http://s/thread-5-3-1.html", 3)],
+         "http://s/forum-2-1.html", "http://s/thread-5-1-1.html"),
+    ],
+)
+def test_an_identity_without_pages_learns_them_from_a_long_thread_links(
+    urls: list[str], flips: list[tuple[str, int]], page_url: str, first: str
+) -> None:
+    identity = _fit(urls, [])
+    assert identity.page_position_ is None
+    assert identity.key(flips[0][0]).page != 2
+    assert identity.add_pages(flips, page_url)
+    for url, n in flips:
+        assert identity.key(url) == ThreadKey(identity.key(first).thread, n)
+        assert identity.first_page(url) == first
+    assert identity.key(first).page == 1
+    assert not identity.add_pages(flips, page_url)  # it has a page position now
+    again = ThreadIdentity.from_dict(identity.to_dict())
+    assert all(again.key(u) == identity.key(u) for u, _ in flips)
+
+
+def test_post_permalinks_labelled_with_their_floor_teach_no_page() -> None:
+    identity = _fit(["http://v/showthread.php?t=5", "http://v/showthread.php?t=6"], [])
+    permalinks = [(f"http://v/showthread.php?t=5&p={400 + 7 * n}", n) for n in range(2, 6)]
+    assert not identity.add_pages(permalinks, "http://v/showthread.php?t=5")
+    assert identity.page_position_ is None
+
+
+def test_changed_rules_rekey_the_pages_and_regain_the_skipped_ones() -> None:
+    """Under rules without pages every page of a thread is its page 1: the first link met
+    (a "latest" link to the last page) takes it, and the real page 1 is skipped. Once the
+    rules know the pages, the last page is page 4 and page 1 is queued again."""
+    before = _fit(["http://s/thread-5-1-1.html", "http://s/thread-6-1-2.html"], [])
+    navigator = SiteNavigator(lambda url: "thread-" in url, before)
+    last, first = "http://s/thread-5-4-1.html", "http://s/thread-5-1-1.html"
+    assert navigator.decide(last).follow
+    assert navigator.admits(last).follow
+    assert navigator.decide(first).role == "duplicate"
+    after = ThreadIdentity.from_dict(before.to_dict())
+    assert after.add_pages([("http://s/thread-5-2-1.html", 2), ("http://s/thread-5-3-1.html", 3)], "http://s/")
+    assert navigator.rebind(navigator.is_topic, after) == [first]
+    assert navigator.admits(first).follow
+    assert navigator.claim_export(last, after.key(last)) and navigator.claim_export(first, after.key(first))
+    assert navigator.decide(last).role == "duplicate"
+    assert navigator.rebind(navigator.is_topic, after) == []
+
+
+def test_without_pages_a_number_varying_within_one_thread_makes_a_variant() -> None:
+    """A thread's page 1 has one URL: answers' permalinks, several per question in a sample of
+    one-page questions, are no page 1 (they show whichever page the answer is on)."""
+    urls = [*(f"http://a/question/{n}/x/" for n in range(5, 10)),
+            *(f"http://a/question/{n // 2}/x/?answer={n}" for n in range(10, 15))]
+    identity = _fit(urls, [])
+    assert identity.key(urls[0]) == ThreadKey("5", 1)
+    assert identity.key("http://a/question/5/x/?answer=10") == ThreadKey("5", None)
+    assert identity.key("http://a/question/8/x/?answer=20") == ThreadKey("8", None)
+
+
+def test_learned_pages_make_the_other_parameters_of_a_thread_url_variants() -> None:
+    """askbot without page flips in its sample: ``?answer=<id>`` on most thread URLs passed for
+    part of page 1's URL. Its page flips carry no ``answer``: an answer's permalink, which
+    shows the page that answer is on, is a variant once the pages are known."""
+    urls = [f"http://a/question/{i}/grub/?answer={i + 3}" for i in range(5, 9)] + ["http://a/question/5/grub/"]
+    identity = _fit(urls, [])
+    assert identity.key(urls[0]) == ThreadKey("5", 1)
+    assert identity.add_pages([("http://a/question/5/grub/?page=2", 2)], "http://a/question/5/grub/")
+    assert identity.key(urls[0]) == ThreadKey("5", None)
+    assert identity.key("http://a/question/5/grub/?page=2") == ThreadKey("5", 2)
+    assert identity.key("http://a/question/5/grub/") == ThreadKey("5", 1)

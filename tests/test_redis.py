@@ -369,3 +369,46 @@ def test_redis_back_within_the_budget_lets_the_crawl_finish(tmp_path, redis_serv
     finally:
         back.shutdown()
 
+
+
+def test_a_thread_page_is_exported_once_across_workers_whatever_its_url(redis_server) -> None:
+    """Two workers export one thread page at once, one under an answer's permalink (whose page
+    shows the answer's comments unfolded: another text), one under the page's own URL: the
+    thread page is one, and so is its item. Another page of the thread, and the same URL
+    again (a request crawled again after a worker died), pass; so does an embedded crawl's."""
+    from scrapy.exceptions import DropItem
+    from scrapy.utils.test import get_crawler
+
+    from forumcrawl.items import ForumThread
+    from forumcrawl.pipelines.dedup import DedupPipeline, dedup_keys
+    from forumcrawl.redis.pipelines import RedisDedupPipeline
+
+    settings = {"FORUMCRAWL_REDIS_URL": redis_url(redis_server), "FORUMCRAWL_DEDUP_ENABLED": True}
+
+    def worker() -> RedisDedupPipeline:
+        crawler = get_crawler(Spider, settings)
+        crawler.spider = Spider("forum_redis")
+        pipeline = RedisDedupPipeline.from_crawler(crawler)
+        pipeline.open_spider()
+        return pipeline
+
+    def page(url: str, text: str, number: int | None) -> ForumThread:
+        return ForumThread(url=url, site="f", title="Grub", text=text, thread_id="5", page=number)
+
+    permalink = page("http://f/question/5/grub/?answer=9", "answer 9, comments", 2)
+    own = page("http://f/question/5/grub/?page=2", "answer 9", 2)
+    third = page("http://f/question/5/grub/?page=3", "answer 12", 3)
+    printed = ForumThread(url="http://f/print/5", site="f", title="Grub", text="answer 12")
+    one, two = worker(), worker()
+    assert one.first_url(dedup_keys(permalink), permalink.url) == permalink.url
+    assert two.first_url(dedup_keys(own), own.url) == permalink.url
+    assert two.first_url(dedup_keys(third), third.url) == third.url
+    assert two.first_url(dedup_keys(permalink), permalink.url) == permalink.url
+    assert one.first_url(dedup_keys(printed), printed.url) == third.url
+    assert redis_server.hlen(KEYS.contents) == 4  # two texts and two thread pages
+    embedded = DedupPipeline(get_crawler(Spider, settings))
+    for item in (permalink, third, permalink):
+        assert embedded.process_item(item) is item
+    for item in (own, printed):
+        with pytest.raises(DropItem):
+            embedded.process_item(item)

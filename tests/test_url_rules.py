@@ -230,3 +230,28 @@ def test_classifies_in_microseconds() -> None:
     per_url = (time.perf_counter() - started) / len(stream)
     assert predicted.all()
     assert per_url < 200e-6  # typically ~10 µs; generous for slow CI machines
+
+
+@pytest.mark.parametrize(
+    ("thread", "page2"),
+    [
+        ("http://a.example/question/5/grub/", "http://a.example/question/5/grub/?page=2"),
+        ("http://v.example/showthread.php?t=5", "http://v.example/showthread.php?t=5&page=2"),
+        ("http://x.example/threads/a-b.5/", "http://x.example/threads/a-b.5/page-2"),
+    ],
+)
+def test_a_rule_learned_from_one_page_threads_takes_in_their_later_pages(thread: str, page2: str) -> None:
+    threads = [thread.replace("5", str(i), 1) for i in range(5, 11)]
+    host = thread.split("/")[2]
+    others = [f"http://{host}/questions/?page=2", f"http://{host}/users/5/jo/"]
+    resolver = UrlResolver().fit(threads + others, [1] * len(threads) + [0] * len(others))
+    assert not resolver.match(page2), str(resolver)
+    before = str(resolver)
+    # Links that are no later page of a thread URL change nothing.
+    assert resolver.add_pages([*others, thread.replace("5", "5x", 1), "http://elsewhere.example/t?page=2"]) == []
+    assert str(resolver) == before
+    assert resolver.add_pages([page2, page2]) == [page2]
+    assert resolver.match(page2) and resolver.match(page2.replace("5", "77", 1).replace("2", "9"))
+    assert resolver.predict(threads).all() and not resolver.predict(others).any()
+    again = UrlResolver.from_dict(json.loads(json.dumps(resolver.to_dict())))
+    assert again.match(page2) and str(again) == str(resolver)

@@ -168,7 +168,8 @@ class ClusterKeys:
 
     @property
     def contents(self) -> str:
-        """HASH content fingerprint → first URL exported with it (cluster-wide DedupPipeline)."""
+        """HASH content fingerprint or thread page → first URL exported with it (cluster-wide
+        DedupPipeline)."""
         return self._key("contents")
 
     @property

@@ -15,7 +15,7 @@ from scrapy_redis.pipelines import RedisPipeline, default_serialize
 from twisted.internet.threads import deferToThread
 
 from forumcrawl.document import site_of
-from forumcrawl.pipelines.dedup import DedupPipeline, content_fingerprint
+from forumcrawl.pipelines.dedup import DedupPipeline, dedup_keys
 from forumcrawl.redis.keys import ClusterKeys, client_from_settings
 
 if TYPE_CHECKING:
@@ -24,13 +24,27 @@ if TYPE_CHECKING:
 __all__ = ["RedisDedupPipeline", "RedisItemsPipeline"]
 
 
+# KEYS: the hash. ARGV: the URL, then the item's dedup keys. The URL that has one of the keys
+# already, or this URL after it took them all: one atomic look, so that two workers exporting
+# one thread page under two URLs at once cannot both win.
+_CLAIM = """
+for i = 2, #ARGV do
+  local first = redis.call('HGET', KEYS[1], ARGV[i])
+  if first and first ~= ARGV[1] then return first end
+end
+for i = 2, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], ARGV[1]) end
+return ARGV[1]
+"""
+
+
 def _keys(crawler: Crawler) -> ClusterKeys:
     assert crawler.spider is not None
     return ClusterKeys.from_settings(crawler.settings, crawler.spider.name)
 
 
 class RedisDedupPipeline(DedupPipeline):
-    """:class:`DedupPipeline` across workers: the first URL of each content fingerprint is in Redis.
+    """:class:`DedupPipeline` across workers: the first URL of each content fingerprint and thread
+    page is in Redis.
 
     A page exported again under the *same* URL passes (a request crawled twice after a worker died
     must not lose its item to its own earlier, possibly unwritten, copy).
@@ -39,25 +53,26 @@ class RedisDedupPipeline(DedupPipeline):
     def open_spider(self) -> None:
         self.client = client_from_settings(self.crawler.settings)
         self.key = _keys(self.crawler).contents
+        self._claim = self.client.register_script(_CLAIM)
 
     async def process_item(self, item: Any) -> Any:
         url = ItemAdapter(item).get("url") or ""
-        key = content_fingerprint(item)
-        first = self.seen.get(key)
+        keys = dedup_keys(item)
+        first = next((self.seen[k] for k in keys if self.seen.get(k, url) != url), None)
         if first is None:
-            first = await maybe_deferred_to_future(deferToThread(self._first_url, key, url))
-        return self._check(first, item, key, url)
+            first = await maybe_deferred_to_future(deferToThread(self.first_url, keys, url))
+        return self._check(first, item, keys, url)
 
-    def _first_url(self, key: str, url: str) -> str:
-        pipe = self.client.pipeline()
-        pipe.hsetnx(self.key, key, url)
-        pipe.hget(self.key, key)
-        _, stored = pipe.execute()
+    def first_url(self, keys: list[bytes], url: str) -> str:
+        """The URL exported first with one of ``keys`` (:func:`~forumcrawl.pipelines.dedup.
+        dedup_keys`) in the cluster: another's, or ``url`` once it holds them all. Blocking."""
+        stored = self._claim(keys=[self.key], args=[url, *keys])
         return str(stored.decode("utf-8"))
 
-    def _check(self, first: str, item: Any, key: str, url: str) -> Any:
-        self.seen[key] = first
-        if first != url:
+    def _check(self, first: str, item: Any, keys: list[bytes], url: str) -> Any:
+        if first == url:
+            self.seen.update(dict.fromkeys(keys, url))
+        else:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value("forumcrawl/drop/duplicate")
             self._hand_over(url, first)
