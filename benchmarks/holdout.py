@@ -4,7 +4,7 @@ Five things are fit on the evaluation folders: the kind model (``extractors/kind
 KSF gate (the forum probability under which single-page KSF does not run), the arbiter between
 ``dom`` and ``cx`` (``extractors/arbiter.py``), the agreement with them KSF's posts need to
 win (``thread_min``) and the agreement of ``cx`` with the page's marked body at which ``dom``
-does not run. For each folder this fits all five on the *other* folders and scores the folder
+does not run (nor KSF, when the page marks that body as an article's). For each folder this fits all five on the *other* folders and scores the folder
 with them (held-apart), and prints that beside the
 figure of the same choices fit on every folder (tuned-on), each stage alone, the cascade as it
 was (first stage with enough text: ``ksf`` > ``dom`` > ``cx``) and trafilatura when its
@@ -81,6 +81,9 @@ class Page:
     #: and with ``cx`` alone (when ``dom`` did not run).
     agreement: float = 1.0
     agreement_cx: float = 1.0
+    #: The page marks its body as an article's (:attr:`~forumcrawl.extractors.arbiter.Evidence.
+    #: article_body`): KSF does not run when ``cx`` is that body.
+    article_marked: bool = False
     #: The gold gives the page a text. A page without one (seven of wcxb-dev's product, listing,
     #: collection and forum pages) counts for the kind model only: like
     #: :func:`forumcrawl.evaluation.evaluate` (``accuracy.py``), no text F1 is taken of it.
@@ -150,6 +153,7 @@ def _page_inputs(page: Page, folder: Path) -> None:
         return
     evidence = page_evidence(doc)
     page.signals = page_signals(doc, evidence)
+    page.article_marked = evidence.article_body
     present = [n for n in ARBITRATED if _chars(page.texts[n]) >= MIN_CHARS]
     bags = {n: text_tokens(page.texts[n]) for n in present}
     for name in present:
@@ -294,8 +298,8 @@ def runs_dom(models: Models, page: Page, ran_ksf: bool) -> bool:
 def choose(models: Models, page: Page) -> tuple[str | None, bool]:
     """``(stage, ran_ksf)``: what the arbitrating cascade takes on ``page``."""
     p_forum = models.kinds.predict_proba(page.signals).get("forum", 0.0) if page.signals else 1.0
-    ran = p_forum >= models.gate
     no_dom = skips_dom(models, page)
+    ran = p_forum >= models.gate and not (no_dom and page.article_marked)
     agreement = page.agreement_cx if no_dom else page.agreement
     if ran and page.ksf_thread and (not page.features or agreement >= models.arbiter.thread_min):
         return "ksf", ran

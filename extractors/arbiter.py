@@ -22,7 +22,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ __all__ = [
     "load_arbiter",
     "marks_body",
     "page_evidence",
+    "page_tokens",
     "text_tokens",
     "thread_agreement",
     "token_agreement",
@@ -48,10 +49,12 @@ __all__ = [
 
 DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
 _WORD = re.compile(r"[^\W_]+")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-# Every itemprop attribute, filtered in Python: three attribute tests in XPath cost three times
-# as much, and a scan for attributes less than one for elements that have one.
-_ITEMPROP = lxml.etree.XPath("//@itemprop")
+_CJK_RANGES = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_CJK = re.compile(f"[{_CJK_RANGES}]")
+#: A word of a text holding CJK: one CJK word character, or a run of other word characters. One
+#: pass finds the words that spacing out every CJK character and splitting at non-word
+#: characters finds (five times faster on Chinese pages).
+_CJK_WORD = re.compile(rf"(?=[^\W_])[{_CJK_RANGES}]|[^\W_{_CJK_RANGES}]+")
 _BODY_PROPS = frozenset({"articleBody", "text", "reviewBody"})
 #: A candidate that holds this share of the page's marked body and is this share marked body
 #: (both ways) is that body: another stage cannot do better than find it too. Chosen by
@@ -62,10 +65,28 @@ MARKED_BODY_AGREEMENT = 0.9
 
 def text_tokens(text: str) -> Counter[str]:
     """A bag of the text's words: lower-cased letter/digit runs, each CJK character alone."""
+    return Counter(_words(text))
+
+
+def _words(text: str) -> list[str]:
     text = text.lower()
-    if text.isascii():
-        return Counter(_WORD.findall(text))
-    return Counter(_WORD.findall(_CJK.sub(r" \g<0> ", text)))
+    if text.isascii() or _CJK.search(text) is None:
+        return _WORD.findall(text)
+    return _CJK_WORD.findall(text)
+
+
+def page_tokens(doc: Document, text: str) -> Counter[str]:
+    """:func:`text_tokens` of a text taken from ``doc``, its lines' words kept for the page: the
+    stages' candidates share most of their lines (no word spans a line break, so the bag is
+    the same)."""
+    known: dict[str, list[str]] = doc.derived("arbiter.line_words", dict)
+    found = []
+    for line in text.split("\n"):
+        words = known.get(line)
+        if words is None:
+            words = known[line] = _words(line)
+        found.append(words)
+    return Counter(chain.from_iterable(found))
 
 
 def visible_chars(text: str) -> int:
@@ -130,6 +151,10 @@ class Evidence:
     lines: list[str] = field(default_factory=list)
     text_chars: int = 0
     link_chars: int = 0
+    #: The marker text is an article's (or a review's) body by its name: JSON-LD ``articleBody``
+    #: or ``reviewBody``, ``itemprop="articleBody"`` or ``"reviewBody"``; not a forum post's
+    #: ``itemprop="text"`` nor a bare ``<article>``.
+    article_body: bool = False
     #: The bag of the marker text (JSON-LD, itemprop, or a single <article>, first found).
     marker_bag: Counter[str] = field(default_factory=Counter)
     #: Line index where the headline is (-1 when not found among the lines).
@@ -148,19 +173,14 @@ def _evidence(doc: Document) -> Evidence:
     evidence = Evidence()
     if tree is None:
         return evidence
-    # JSON-LD scripts, <article>s and <h1>s in one walk filtered by tag (three XPath scans of the
-    # page cost three times as much).
-    scripts: list[lxml.etree._Element] = []
-    articles: list[lxml.etree._Element] = []
-    headings: list[lxml.etree._Element] = []
-    for element in tree.iter("script", "article", "h1"):
-        if element.tag == "article":
-            articles.append(element)
-        elif element.tag == "h1":
-            headings.append(element)
-        elif element.get("type") == "application/ld+json":
-            scripts.append(element)
-    for script in scripts:
+    # JSON-LD scripts, <article>s, <h1>s and itemprop elements as the lines' walk found them
+    # (no scan of the tree of its own).
+    lines = document_lines(doc)
+    articles = lines.elements["article"]
+    headings = lines.elements["h1"]
+    for script in lines.elements["script"]:
+        if script.get("type") != "application/ld+json":
+            continue
         try:
             data = json.loads(script.text or "")
         except ValueError:
@@ -169,18 +189,19 @@ def _evidence(doc: Document) -> Evidence:
             body = " ".join(body.split())
             if len(body) > len(evidence.json_ld):
                 evidence.json_ld = body
-    for prop in _ITEMPROP(tree):
-        if prop not in _BODY_PROPS:
+    itemprop_kind = None
+    for element in lines.itemprops:
+        kind = element.get("itemprop")
+        if kind not in _BODY_PROPS:
             continue
-        text = _text(prop.getparent())
+        text = _text(element)
         if len(text) > len(evidence.itemprop):
-            evidence.itemprop = text
+            evidence.itemprop, itemprop_kind = text, kind
     evidence.articles = len(articles)
     if len(articles) == 1:
         evidence.article = _text(articles[0])
     if headings:
         evidence.headline = _text(headings[0])
-    lines = document_lines(doc)
     evidence.lines = lines.texts
     # Per line, its characters less its link characters (never below 0), summed by C calls.
     evidence.text_chars = sum(
@@ -191,6 +212,7 @@ def _evidence(doc: Document) -> Evidence:
         text for text, length, link in zip(lines.texts, lines.lengths, lines.link_lengths) if link * 2 > length
     )
     marker = evidence.json_ld or evidence.itemprop or evidence.article
+    evidence.article_body = bool(evidence.json_ld) or (bool(evidence.itemprop) and itemprop_kind != "text")
     evidence.marker_bag = text_tokens(marker)
     if evidence.headline:
         for i, line in enumerate(lines.texts):

@@ -35,7 +35,7 @@ magic-forums, wcxb-dev), averaged over folders; every constant below was checked
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import lxml.etree
@@ -99,12 +99,43 @@ _PHRASING_ONLY = frozenset({"button", "label"})
 #: The attributes that may hide an element: one listing of an element's attribute names
 #: (empty for most) costs less than asking for each of them.
 _HIDING = frozenset({"hidden", "aria-hidden", "style"})
+#: Elements the kind signals and the arbiter's evidence read (counts, JSON-LD scripts, meta
+#: tags, ``<article>``, ``<h1>``): gathered by the lines' walk, so that no other scan of the
+#: tree is needed (see :class:`PageLines`).
+FACT_TAGS = (
+    "pre", "code", "input", "select", "textarea", "li", "img", "h2", "h3", "meta", "script",
+    "article", "h1",
+)
 
 
 def _hidden_style(style: str) -> bool:
     """An inline style that hides the element."""
     style = "".join(style.split()).lower()
     return "display:none" in style or "visibility:hidden" in style
+
+
+def _gather(
+    skipped: lxml.etree._Element,
+    found: dict[str, list[lxml.etree._Element]] | None,
+    itemprops: list[lxml.etree._Element],
+    hrefs: list[str],
+) -> None:
+    """The facts of :class:`PageLines` in an element the walk skips and below it (a page's
+    ``<head>``, its scripts and SVG icons: few elements); without ``found``, only the
+    ``itemprop`` elements and links."""
+    for element in skipped.iter():
+        tag = element.tag
+        if tag.__class__ is not str:
+            continue
+        facts = found.get(tag) if found is not None else None
+        if facts is not None:
+            facts.append(element)
+        if element.get("itemprop") is not None:
+            itemprops.append(element)
+        if tag == "a":
+            href = element.get("href")
+            if href is not None:
+                hrefs.append(href)
 
 
 def _swallowed(element: lxml.etree._Element) -> bool:
@@ -115,11 +146,20 @@ def _swallowed(element: lxml.etree._Element) -> bool:
 
 @dataclass(frozen=True)
 class PageLines:
-    """A page's tag-free lines; per line, its non-whitespace length and how much of it is links."""
+    """A page's tag-free lines; per line, its non-whitespace length and how much of it is links.
+
+    The same walk gathers what other readers of the page need, each in document order: the
+    elements of each tag of :data:`FACT_TAGS` in the tree (skipped parts included), and in the
+    whole document (top-level elements beside the root too) the elements with an ``itemprop``
+    attribute and the ``href`` of every ``<a>``.
+    """
 
     texts: list[str]
     lengths: list[int]
     link_lengths: list[int]
+    elements: dict[str, list[lxml.etree._Element]] = field(default_factory=dict)
+    itemprops: list[lxml.etree._Element] = field(default_factory=list)
+    hrefs: list[str] = field(default_factory=list)
 
 
 def document_lines(document: Document) -> PageLines:
@@ -141,8 +181,11 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
     texts: list[str] = []
     lengths: list[int] = []
     links: list[int] = []
+    found: dict[str, list[lxml.etree._Element]] = {tag: [] for tag in FACT_TAGS}
+    itemprops: list[lxml.etree._Element] = []
+    hrefs: list[str] = []
     if tree is None:
-        return PageLines(texts, lengths, links)
+        return PageLines(texts, lengths, links, found, itemprops, hrefs)
     muted_lines: list[int] = []
     muted: list[lxml.etree._Element] = []  # the open muted elements, innermost last
     parts: list[str] = []
@@ -182,8 +225,21 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
             if tag in skip_tags and not _swallowed(element):
                 walker.skip_subtree()
                 skipping = True
+                if len(element):
+                    _gather(element, found, itemprops, hrefs)
+                else:  # a script or style: no <a> to read
+                    facts = found.get(tag)
+                    if facts is not None:
+                        facts.append(element)
+                    if element.get("itemprop") is not None:
+                        itemprops.append(element)
                 continue
+            facts = found.get(tag)
+            if facts is not None:
+                facts.append(element)
             attributes = element.keys()
+            if attributes and "itemprop" in attributes:
+                itemprops.append(element)
             if tag in muted_tags or (
                 attributes
                 and not hiding.isdisjoint(attributes)
@@ -199,6 +255,9 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
                 breaks = has_text and tag in block_starts
             if tag == "a":
                 in_anchor += 1
+                href = element.get("href")
+                if href is not None:
+                    hrefs.append(href)
             text = element.text
         else:
             text = element.tail
@@ -229,11 +288,22 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
                     line_muted = True
     if has_text:
         end_line(line_muted, link)
+    if tree.getparent() is None:
+        # Markup after the end of the page can leave more top-level elements beside the root:
+        # their links and itemprops count, as in a search of the whole document.
+        props_before: list[lxml.etree._Element] = []
+        hrefs_before: list[str] = []
+        for other in reversed(list(tree.itersiblings(preceding=True))):
+            _gather(other, None, props_before, hrefs_before)
+        itemprops[:0] = props_before
+        hrefs[:0] = hrefs_before
+        for other in tree.itersiblings():
+            _gather(other, None, itemprops, hrefs)
     muted_length = sum(lengths[i] for i in muted_lines)
     if muted_length < MUTED_RESTORE_RATIO * (sum(lengths) - muted_length):
         for i in muted_lines:  # blanked, not removed: line numbers stay the page's
             texts[i], lengths[i], links[i] = "", 0, 0
-    return PageLines(texts, lengths, links)
+    return PageLines(texts, lengths, links, found, itemprops, hrefs)
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import lxml.etree
-
 from forumcrawl.document import Document
 from forumcrawl.extractors.arbiter import Evidence, page_evidence
+from forumcrawl.extractors.cx import document_lines
 
 __all__ = ["CONTENT_KINDS", "KINDS", "NON_CONTENT_KINDS", "SIGNALS", "KindClassifier", "load_kinds", "page_signals"]
 
@@ -69,8 +68,7 @@ _TYPES = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 #: Words of a link to a member's page: a thread links each post's author, an article its byline
 #: at most. Counted in all the page's link targets at once (lower-cased), not link by link.
 _PROFILE_LINK = re.compile(r"user|member|profile|space|uid=|u=\d|author|people|/u/|home\.php")
-_HREFS = lxml.etree.XPath("//a/@href", smart_strings=False)
-#: The tags whose numbers the signals read, counted in one walk of the tree.
+#: The tags whose numbers the signals read (gathered by the CX lines' walk).
 _COUNTED = ("pre", "code", "input", "select", "textarea", "li", "img", "h2", "h3", "meta", "script")
 _ARTICLE_TYPES = frozenset({"Article", "NewsArticle", "BlogPosting", "Report", "ReportageNewsArticle"})
 _FORUM_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Comment", "SocialMediaPosting"})
@@ -122,16 +120,17 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
     n = len(lines)
     text = "\n".join(lines).lower()  # the word patterns are lower-case: faster than IGNORECASE
     total = evidence.text_chars + evidence.link_chars
-    counts: Counter[str] = Counter()
+    # The tags counted, JSON-LD scripts and meta tags, as the lines' walk found them.
+    found = document_lines(doc).elements
     types: set[str] = set()
+    for script in found["script"]:
+        if script.get("type") == "application/ld+json":
+            types.update(_TYPES.findall(script.text or ""))
     og_type = ""
-    for element in tree.iter(*_COUNTED):
-        tag = element.tag
-        counts[tag] += 1
-        if tag == "script" and element.get("type") == "application/ld+json":
-            types.update(_TYPES.findall(element.text or ""))
-        elif tag == "meta" and not og_type and element.get("property") == "og:type":
-            og_type = element.get("content") or ""
+    for meta in found["meta"]:
+        if not og_type and meta.get("property") == "og:type":
+            og_type = meta.get("content") or ""
+    counts = {tag: len(found[tag]) for tag in _COUNTED}
     words = max(len(text.split()), 1)
     topics = Counter(match.lastgroup for match in _TOPIC_WORDS.finditer(text))
     return [
@@ -158,7 +157,7 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
         1.0 if types & _SERVICE_TYPES else 0.0,
         1.0 if types & _DOC_TYPES else 0.0,
         1.0 if "article" in og_type.lower() else 0.0,
-        math.log1p(len(_PROFILE_LINK.findall("\n".join(_HREFS(tree)).lower()))),
+        math.log1p(len(_PROFILE_LINK.findall("\n".join(document_lines(doc).hrefs).lower()))),
     ]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import heapq
 import math
 import re
 from collections import Counter, defaultdict
@@ -25,6 +26,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+import lxml.etree
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
@@ -139,45 +141,51 @@ def page_lines(tree: HtmlElement) -> list[Line]:
     without scripts (a crawler) gets, such as Discourse's posts; one with a tracking pixel or
     an "enable JavaScript" notice is not.
     """
-    texts: dict[HtmlElement, list[str]] = {}
-    links: dict[HtmlElement, int] = defaultdict(int)
-    order: list[HtmlElement] = []
-
-    def add(block: HtmlElement, text: str, in_link: bool) -> None:
-        if block not in texts:
-            texts[block] = []
-            order.append(block)
-        texts[block].append(text)
-        if in_link:
-            links[block] += len(text.strip())
-
-    def visit(el: HtmlElement, block: HtmlElement, in_link: bool) -> None:
-        tag = el.tag
-        if not isinstance(tag, str) or tag == "head":
-            return
-        if tag in SKIP_TAGS and not (tag == "noscript" and _holds_page(el, root)):
-            return
-        if tag in BLOCK_TAGS:
-            block = el
-        in_link = in_link or tag == "a"
-        if el.text:
-            add(block, el.text, in_link)
-        for child in el:
-            visit(child, block, in_link)
-            if child.tail:
-                add(block, child.tail, in_link)
-
+    texts: dict[HtmlElement, list[str]] = {}  # in the order each block's first text comes
+    links: dict[HtmlElement, int] = {}
     body = tree.find("body")
     root = body if body is not None else tree
-    try:
-        visit(root, tree, False)
-    except RecursionError:
-        pass  # absurdly deep markup: keep the lines read so far
-    lines = []
-    for block in order:
-        text = " ".join("".join(texts[block]).split())
+    block_tags, skip_tags = BLOCK_TAGS, SKIP_TAGS  # local names: the walk visits every element
+    # The block and link state of each open element's parent; the root's block is the tree.
+    stack: list[tuple[HtmlElement, bool]] = []
+    block, in_link = tree, False
+    skipped = None
+    walker = lxml.etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
+        if event == "start":
+            tag = el.tag
+            if tag.__class__ is not str or tag == "head" or (  # comments, processing instructions
+                tag in skip_tags and not (tag == "noscript" and _holds_page(el, root))
+            ):
+                walker.skip_subtree()  # its end comes next: its tail is read
+                skipped = el
+                continue
+            stack.append((block, in_link))
+            if tag in block_tags:
+                block = el
+            in_link = in_link or tag == "a"
+            text = el.text
+        else:
+            if el is skipped:
+                skipped = None
+            else:
+                block, in_link = stack.pop()
+            if el is root:
+                break
+            text = el.tail
         if text:
-            lines.append(Line(text, block, links[block]))
+            pieces = texts.get(block)
+            if pieces is None:
+                texts[block] = [text]
+            else:
+                pieces.append(text)
+            if in_link:
+                links[block] = links.get(block, 0) + len(text.strip())
+    lines = []
+    for block, pieces in texts.items():
+        text = " ".join("".join(pieces).split())
+        if text:
+            lines.append(Line(text, block, links.get(block, 0)))
     return lines
 
 
@@ -425,18 +433,18 @@ def _keep_lines(
     repeat_within: int,
 ) -> list[list[Line]]:
     """Stop rules (length, links, stop words, times) and similarity rules (repeated prefixes)."""
-    page_keys = [Counter(_line_key(line.text, prefix_chars) for line in page) for page in pages]
+    line_keys = [[_line_key(line.text, prefix_chars) for line in page] for page in pages]
+    page_keys = [Counter(keys) for keys in line_keys]
     spread: Counter[str] = Counter()
     for keys in page_keys:
         spread.update(keys.keys())
     kept_pages = []
-    for page, keys in zip(pages, page_keys):
+    for page, keys, own_keys in zip(pages, page_keys, line_keys):
         kept = []
-        for line in page:
+        for line, key in zip(page, own_keys):
             chars = len(line.text.replace(" ", ""))
             if chars < min_line_chars or line.link_chars > max_link_ratio * chars:
                 continue
-            key = _line_key(line.text, prefix_chars)
             if (len(pages) > 1 and spread[key] >= template_pages) or keys[key] >= repeat_within:
                 continue
             raw_time = find_time(line.text) if chars < 60 else None
@@ -447,8 +455,17 @@ def _keep_lines(
     return kept_pages
 
 
-def _keywords(tokens: list[str]) -> list[str]:
-    return [t for t in tokens if len(t) > 1 and not is_stop_word(t)]
+def _keywords(tokens: list[str], known: dict[str, bool]) -> list[str]:
+    """The tokens that may be keywords: longer than one character, no stop word. ``known``
+    keeps the verdict on each word met so far (a page repeats its words)."""
+    kept = []
+    for token in tokens:
+        keep = known.get(token)
+        if keep is None:
+            keep = known[token] = len(token) > 1 and not is_stop_word(token)
+        if keep:
+            kept.append(token)
+    return kept
 
 
 def _misplaced(body: HtmlElement) -> bool:
@@ -881,7 +898,8 @@ class KeywordScoringExtractor(BaseEstimator):
             template_pages=max(2, math.floor(self.template_share * n) + 1),
             repeat_within=self.repeat_within,
         )
-        line_tokens = [[_keywords(tokenize(line.text)) for line in page] for page in kept]
+        known: dict[str, bool] = {}
+        line_tokens = [[_keywords(tokenize(line.text), known) for line in page] for page in kept]
         counts = [Counter(t for tokens in page for t in tokens) for page in line_tokens]
         if n >= 3:
             weights = ksf_weights(counts)
@@ -894,8 +912,10 @@ class KeywordScoringExtractor(BaseEstimator):
         page_votes: list[Counter[str]] = []
         winners: list[str] = []
         for page, tokens_per_line, w, c in zip(kept, line_tokens, weights, counts):
-            ranked = sorted((t for t in w if w[t] > 0), key=lambda t: (-w[t], -c[t], t))
-            top = ranked[: self.top_k]
+            # The top_k best words (ties by count, then the word: keys are unique, so this is the
+            # head of the whole ranking without sorting it).
+            scored = (t for t in w if w[t] > 0)
+            top = heapq.nsmallest(self.top_k, scored, key=lambda t: (-w[t], -c[t], t))
             keywords.append(top)
             page_locators, votes = _page_candidates(page, tokens_per_line, set(top), _CLASS_SHARE)
             page_votes.append(votes)
@@ -991,8 +1011,10 @@ def with_site_pages(rule: KsfRule, documents: Sequence[Document]) -> KsfRule:
     )
 
 
+@lru_cache(maxsize=4096)
 def _noise_body(locator: str) -> bool:
-    """Whether a body locator names code, quote, spoiler or signature blocks, not posts."""
+    """Whether a body locator names code, quote, spoiler or signature blocks, not posts
+    (cached: every ancestor of every matched body is asked, and a page repeats its classes)."""
     tag = selector_tag(locator)
     tokens = [t.lower() for t in re.findall(r"\.([\w-]+)", locator)]
     return tag in _NOISE_BODY_TAGS or any(

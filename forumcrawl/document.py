@@ -162,8 +162,10 @@ def _decode(body: bytes, content_type: str | None) -> tuple[str, str, bool]:
             return text, declared, False
     clean = {c: t for c in _CJK_CODECS if (t := _strict(body, c)) is not None}
     if clean:
-        best = max(clean, key=lambda c: (_cjk_plausibility(clean[c]), c == declared))
-        if _cjk_plausibility(clean[best]) >= _MIN_PLAUSIBILITY:
+        # Once per codec: each is a pass over the page's CJK characters.
+        plausible = {c: _cjk_plausibility(t) for c, t in clean.items()}
+        best = max(clean, key=lambda c: (plausible[c], c == declared))
+        if plausible[best] >= _MIN_PLAUSIBILITY:
             return clean[best], best, False
         if declared in clean:
             return clean[declared], declared, False

@@ -35,7 +35,7 @@ from forumcrawl.extractors.arbiter import (
     load_arbiter,
     marks_body,
     page_evidence,
-    text_tokens,
+    page_tokens,
     thread_agreement,
     visible_chars,
 )
@@ -412,14 +412,17 @@ class Cascade:
         thread: Extraction | None = None
         thread_bag: Counter[str] = Counter()
         # The cheap stage first. dom is not needed when cx's text is the body the page marks,
-        # nor when KSF's posts already agree with cx enough to win.
+        # nor when KSF's posts already agree with cx enough to win; KSF is not needed when cx's
+        # text is the body the page marks as an article's (a thread's posts are no article body).
         order = sorted(self.stages, key=lambda name: name != "cx")
+        cx_marked = False
         for name in order:
-            if name == "ksf" and proba.get("forum", 0.0) < self.forum_gate:
+            if name == "ksf" and (
+                proba.get("forum", 0.0) < self.forum_gate or (cx_marked and evidence.article_body)
+            ):
                 continue
             if name == "dom" and "cx" in bags and (
-                marks_body(bags["cx"], evidence)
-                or (thread is not None and self._thread_wins(thread_bag, [bags["cx"]]))
+                cx_marked or (thread is not None and self._thread_wins(thread_bag, [bags["cx"]]))
             ):
                 continue
             found = self._try(name, doc, model, now, outcome)
@@ -427,10 +430,12 @@ class Cascade:
                 # One KSF post is one block of a longer body: the arbiter decides.
                 outcome.misses.append(name)
             elif name == "ksf":
-                thread, thread_bag = found, text_tokens(found.text)
+                thread, thread_bag = found, page_tokens(doc, found.text)
             elif name in _ARBITRATED:
                 candidates[name] = found
-                bags[name] = text_tokens(found.text)
+                bags[name] = page_tokens(doc, found.text)
+                if name == "cx":
+                    cx_marked = marks_body(bags["cx"], evidence)
         if thread is not None and (
             not candidates or self._thread_wins(thread_bag, list(bags.values()))
         ):

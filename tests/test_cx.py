@@ -17,6 +17,7 @@ from forumcrawl.commands import blocks as blocks_command
 from forumcrawl.document import Document
 from forumcrawl.extractors.cx import (
     DEFAULT_K,
+    FACT_TAGS,
     PAPER_THRESHOLD,
     LineBlockExtractor,
     block_curve,
@@ -88,6 +89,30 @@ def test_crafted_page_lines() -> None:
     assert lines.lengths[:5] == [8, 15, 40, 50, 30]
     assert lines.link_lengths[:5] == [8, 0, 0, 0, 0]
     assert len(lines.texts) == 16  # then four closing divs, body and html
+
+
+def test_page_lines_gather_what_whole_tree_scans_find() -> None:
+    """The walk skips heads, scripts, SVG and buttons, yet gathers the tags, ``itemprop``
+    elements and links inside them, and the links and itemprops of markup after ``</html>``
+    (a second top-level element), as a scan of the whole document does."""
+    page = (
+        '<html><head><meta property="og:type" content="article"><meta itemprop="name" content="n">'
+        '<script type="application/ld+json">{}</script></head><body>'
+        '<button><a href="/in-button">b</a><img src="i.png"></button>'
+        '<svg><a href="/in-svg"></a><script>x</script></svg>'
+        '<article itemprop="articleBody"><h1>T</h1><p>Text</p><ul><li><a href="/a">a</a></li></ul>'
+        "<pre><code>c</code></pre></article>"
+        '</body></html><div><a href="/late" itemprop="url">late</a><h1>not in the tree</h1></div>'
+    )
+    tree = doc(page).tree
+    assert next(tree.itersiblings()).tag == "html"  # the parser's second top-level element
+    lines = page_lines(tree)
+    for tag in FACT_TAGS:
+        assert lines.elements[tag] == list(tree.iter(tag)), tag
+    assert [e.tag for e in lines.elements["h1"]] == ["h1"]
+    assert lines.itemprops == tree.xpath("//*[@itemprop]")
+    assert lines.hrefs == tree.xpath("//a/@href")
+    assert lines.hrefs == ["/in-button", "/in-svg", "/a", "/late"]
 
 
 def test_crafted_page_curve_and_region() -> None:

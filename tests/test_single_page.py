@@ -3,6 +3,7 @@ spider's kind filter (a real crawl of a real local HTTP server)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 
@@ -14,6 +15,7 @@ from forumcrawl.extractors.arbiter import (
     candidate_features,
     marks_body,
     page_evidence,
+    page_tokens,
     text_tokens,
     thread_agreement,
 )
@@ -66,6 +68,23 @@ def test_evidence_reads_the_pages_own_markers():
     assert any(line.startswith("Home World Sport Shop") for line in evidence.link_lines)
 
 
+def test_text_tokens_take_each_cjk_character_alone():
+    # Words of other scripts split at CJK characters; CJK marks that are not letters (the
+    # katakana middle dot, Yijing hexagrams) and underscores are no words.
+    bag = text_tokens("Tokyo東京・タワーabc_Def 2024年 한국 ䷀")
+    assert bag == Counter(["tokyo", "東", "京", "タ", "ワ", "ー", "abc", "def", "2024", "年", "한", "국"])
+    assert text_tokens("Straße, ÉTÉ") == Counter(["straße", "été"])
+
+
+def test_page_tokens_are_the_text_tokens_with_lines_kept_for_the_page():
+    doc = Document.from_text(article())
+    text = "ΟΔΟΣ\nRiver floods town\n东京 Tokyo"
+    assert page_tokens(doc, text) == text_tokens(text)
+    # A second text of the page reuses its known lines and still gets its own bag.
+    other = "River floods town\nΟΔΟΣ.Α again"
+    assert page_tokens(doc, other) == text_tokens(other)
+
+
 def test_a_text_that_is_the_marked_body_spares_the_costlier_stage():
     evidence = page_evidence(Document.from_text(article()))
     assert marks_body(text_tokens(f"{BODY} {BODY}"), evidence)
@@ -115,6 +134,20 @@ def test_extract_reports_kind_and_keeps_the_article_body():
     product = extract_bytes(PRODUCT.encode(), page_id="p")
     assert product["kind"] == "product"
     assert extract_bytes(PRODUCT.encode(), page_id="p", options=_forced("article"))["kind"] == "article"
+
+
+def test_neither_costly_stage_runs_when_cx_is_the_marked_article_body():
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # every page may be a thread: KSF would run on each
+    marked = Document.from_text(article())
+    outcome = cascade.run(marked)
+    assert outcome.extraction is not None and outcome.extraction.method == "cx"
+    assert marked.derived("ksf.lines", lambda: None) is None  # KSF never read the page
+    # A bare <article> is no article body by its name (a forum may wrap its thread in one):
+    # KSF runs.
+    bare = Document.from_text(article().replace('"articleBody"', '"description"'))
+    cascade.run(bare)
+    assert bare.derived("ksf.lines", lambda: None) is not None
 
 
 def _forced(kind: str):
