@@ -244,14 +244,13 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
     flips: list[tuple[str, int]] = []
     nexts: list[str] = []
     for element, href in anchors(tree, url):
-        target = canonical_url(href)
         text = _label(element)
         number = page_flip_number(text)
         if number is not None:
             if number >= 2:
-                flips.append((target, number))
+                flips.append((canonical_url(href), number))
         elif "next" in (element.get("rel") or "").lower().split() or _NEXT.match(text):
-            nexts.append(target)
+            nexts.append(canonical_url(href))
     if tree is not None:
         nexts += [
             canonical_url(urljoin(url, h.strip()))
