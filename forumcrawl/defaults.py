@@ -81,7 +81,7 @@ FORUMCRAWL_REDIS_MAX_OUTAGE: float = 60.0
 #: Seconds between an idle worker's looks at the cluster queue (and between reconnection attempts).
 FORUMCRAWL_REDIS_POLL_SECONDS: float = 0.25
 #: Seconds a worker that has not yet seen the cluster busy waits for work before it closes: it may
-#: have started before the seeds were pushed. Once it has seen work, two idle looks suffice.
+#: have started before the seeds were pushed. Once it has seen work, one idle look suffices.
 FORUMCRAWL_REDIS_IDLE_CLOSE: float = 3.0
 #: Seconds the seen-URL set lives after its last new URL (0: forever); lets recurring crawls revisit.
 FORUMCRAWL_REDIS_DEDUP_TTL: int = 0

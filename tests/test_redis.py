@@ -291,6 +291,36 @@ def test_scrapy_redis_style_seed_and_workers_match_an_embedded_crawl(tmp_path, r
     assert f"site {site_of(server.url):<25} rules learned" in status
 
 
+def test_a_worker_that_saw_the_cluster_busy_closes_on_its_first_idle_look(redis_server):
+    """An idle look is one atomic read of the whole frontier: once the cluster has been busy,
+    a second look a poll later could see nothing new and only delayed every worker's close."""
+    from scrapy.exceptions import DontCloseSpider
+    from scrapy.utils.test import get_crawler
+
+    from forumcrawl.redis.dupefilter import LeasedDupeFilter
+    from forumcrawl.redis.queue import Exchange
+    from forumcrawl.redis.scheduler import LeasedRedisScheduler
+
+    def scheduler() -> LeasedRedisScheduler:
+        crawler = get_crawler(Spider)
+        keys = ClusterKeys("t", "s")
+        dupefilter = LeasedDupeFilter(redis_server, keys.seen, crawler.request_fingerprinter)
+        return LeasedRedisScheduler(
+            crawler, redis_server, keys=keys, dupefilter=dupefilter, batch=8, lease_seconds=30,
+            max_outage=5, poll_seconds=0.25, dedup_ttl=0, idle_close=30,
+        )
+
+    idle = Exchange(new=0, members=[], requeued=0, queued=0, leased=0, seeds=0)
+    worked = scheduler()
+    worked._exchanged(Exchange(new=0, members=[], requeued=0, queued=3, leased=1, seeds=0), 0, 0)
+    worked._status, worked._status_at = idle, time.monotonic()
+    worked._on_idle()  # closes: no DontCloseSpider
+    fresh = scheduler()
+    fresh._status, fresh._status_at = idle, time.monotonic()
+    with pytest.raises(DontCloseSpider):
+        fresh._on_idle()  # never saw work: waits FORUMCRAWL_REDIS_IDLE_CLOSE for seeds
+
+
 def test_a_worker_waits_for_work_before_closing(tmp_path, redis_server, forum_servers):
     server = forum_servers["static"]
     proc, folder = start_worker(

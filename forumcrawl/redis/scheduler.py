@@ -487,11 +487,12 @@ class LeasedRedisScheduler(Scheduler):
             raise DontCloseSpider
         # The cluster looks idle. A worker that has never seen it busy may have started before
         # the seeds were pushed: it waits FORUMCRAWL_REDIS_IDLE_CLOSE for work to appear. Once
-        # the cluster has been busy, an idle look is exact (one atomic read of queue, leases,
-        # seeds and waiting links, and a page keeps its lease until its follow-ups are written),
-        # so a second look a poll later confirms it: workers leave a finished crawl at once.
-        if self._idle_since is None:
-            self._idle_since = self._status_at
-        grace = self.poll_seconds if self._seen_work else self.idle_close
-        if self._status_at - self._idle_since < grace:
-            raise DontCloseSpider
+        # the cluster has been busy, one idle look is final: it is one atomic read
+        # of queue, leases, seeds and waiting links, a page keeps its lease until its follow-ups
+        # are written, and only a leased page makes new work. A second look would cost every
+        # worker a poll or two at the end of each crawl and could not see anything new.
+        if not self._seen_work:
+            if self._idle_since is None:
+                self._idle_since = self._status_at
+            if self._status_at - self._idle_since < self.idle_close:
+                raise DontCloseSpider
