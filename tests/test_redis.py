@@ -312,13 +312,47 @@ def test_a_worker_that_saw_the_cluster_busy_closes_on_its_first_idle_look(redis_
 
     idle = Exchange(new=0, members=[], requeued=0, queued=0, leased=0, seeds=0)
     worked = scheduler()
-    worked._exchanged(Exchange(new=0, members=[], requeued=0, queued=3, leased=1, seeds=0), 0, 0)
+    worked._exchanged(Exchange(new=0, members=[], requeued=0, queued=3, leased=1, seeds=0), [], 0)
     worked._status, worked._status_at = idle, time.monotonic()
     worked._on_idle()  # closes: no DontCloseSpider
     fresh = scheduler()
     fresh._status, fresh._status_at = idle, time.monotonic()
     with pytest.raises(DontCloseSpider):
         fresh._on_idle()  # never saw work: waits FORUMCRAWL_REDIS_IDLE_CLOSE for seeds
+
+
+def test_a_push_the_seen_set_refuses_is_a_dropped_request(redis_server):
+    """A redirect whose target another worker queued already led nowhere new; the worker that
+    asked for it hears so through request_dropped, as an embedded crawl does from the engine
+    (without it a cluster never closed pybbm's /post/<id>/ permalinks: 40-110 redirects a crawl)."""
+    from scrapy import Request, signals
+    from scrapy.utils.test import get_crawler
+
+    from forumcrawl.redis.dupefilter import LeasedDupeFilter
+    from forumcrawl.redis.scheduler import LeasedRedisScheduler
+
+    keys = ClusterKeys("t", "s")
+    queue = LeasedQueue(
+        redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen
+    )
+    a, b = Push('{"url": "a"}', 0, b"aaaaaaaa"), Push('{"url": "b"}', 0, b"bbbbbbbb")
+    pushes = [a, b, a]
+    assert queue.exchange(pushes).refused == (2,)
+    assert queue.exchange(pushes[1:]).refused == (0, 1)
+
+    crawler = get_crawler(Spider)
+    dupefilter = LeasedDupeFilter(redis_server, keys.seen, crawler.request_fingerprinter)
+    scheduler = LeasedRedisScheduler(
+        crawler, redis_server, keys=keys, dupefilter=dupefilter, batch=8, lease_seconds=30,
+        max_outage=5, poll_seconds=0.25, dedup_ttl=0,
+    )
+    dropped: list[Request] = []
+    crawler.signals.connect(
+        lambda request, spider: dropped.append(request), signal=signals.request_dropped, weak=False
+    )
+    requests = [Request("http://f.test/a"), Request("http://f.test/b"), Request("http://f.test/a?again")]
+    scheduler._exchanged(queue.exchange([Push('{"url": "c"}', 0, b"cccccccc"), *pushes[1:]]), requests, 0)
+    assert dropped == requests[1:]
 
 
 def test_a_worker_waits_for_work_before_closing(tmp_path, redis_server, forum_servers):

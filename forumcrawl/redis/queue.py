@@ -164,6 +164,8 @@ class Exchange:
     waiting: int = 0
     #: Workers that exchanged with the frontier in the last :data:`WORKER_ALIVE_SECONDS`.
     workers: int = 0
+    #: Positions, among the entries pushed, of those the seen set refused as duplicates.
+    refused: tuple[int, ...] = ()
 
     @property
     def idle(self) -> bool:
@@ -262,8 +264,9 @@ class LeasedQueue(PriorityQueue):
         )
         results = pipe.execute()
         requeued, queued, leased, seeds, waiting, workers, *members = results[-1]
+        pushed = [int(r) for r in results[: len(entries)]]
         return Exchange(
-            new=sum(int(r) for r in results[: len(entries)]),
+            new=sum(pushed),
             members=[m.decode("utf-8") for m in members],
             requeued=int(requeued),
             queued=int(queued),
@@ -271,6 +274,7 @@ class LeasedQueue(PriorityQueue):
             seeds=int(seeds),
             waiting=int(waiting),
             workers=int(workers),
+            refused=tuple(i for i, added in enumerate(pushed) if not added),
         )
 
     def peek_seeds(self, count: int, *, as_set: bool = False) -> list[bytes]:

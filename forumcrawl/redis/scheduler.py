@@ -139,6 +139,9 @@ class LeasedRedisScheduler(Scheduler):
         self._local: deque[Request] = deque()
         self._ready: deque[Request] = deque()
         self._outbox: list[Push] = []
+        #: The requests of ``_outbox``, in order: those the frontier refuses as seen are dropped
+        #: requests, signalled as Scrapy's engine signals a refusal of its own scheduler.
+        self._pushed: list[Request] = []
         self._acks: list[str] = []
         self._held: set[str] = set()
         self._parked: defaultdict[str, set[str]] = defaultdict(set)
@@ -218,7 +221,7 @@ class LeasedRedisScheduler(Scheduler):
             unused = [request.meta[LEASE_META] for request in self._ready]
             try:
                 self.queue.exchange(self._outbox, self._acks)
-                self._outbox, self._acks = [], []
+                self._outbox, self._acks, self._pushed = [], [], []
                 self._inc("given_back", self.queue.give_back(unused))
             except REDIS_ERRORS as exc:
                 logger.warning("could not write to Redis on closing: %s", exc, extra={"spider": self.spider})
@@ -301,24 +304,33 @@ class LeasedRedisScheduler(Scheduler):
         want = 0 if self._closing else self.batch - len(self._ready)
         if not (want or status or self._outbox or self._acks):
             return
-        outbox, acks = self._outbox, self._acks
-        self._outbox, self._acks = [], []
+        outbox, acks, requests = self._outbox, self._acks, self._pushed
+        self._outbox, self._acks, self._pushed = [], [], []
         self._busy = True
         d = self._in_thread(self.queue.exchange, outbox, acks, want, self.lease_seconds)
-        d.addCallbacks(self._exchanged, self._exchange_failed, callbackArgs=(len(outbox), len(acks)),
-                       errbackArgs=(outbox, acks))
+        d.addCallbacks(self._exchanged, self._exchange_failed, callbackArgs=(requests, len(acks)),
+                       errbackArgs=(outbox, acks, requests))
 
-    def _exchange_failed(self, failure: Failure, outbox: list[Push], acks: list[str]) -> None:
+    def _exchange_failed(
+        self, failure: Failure, outbox: list[Push], acks: list[str], requests: list[Request]
+    ) -> None:
         self._outbox[:0] = outbox
         self._acks[:0] = acks
+        self._pushed[:0] = requests
         self._failed_call(failure)
 
-    def _exchanged(self, result: Exchange, pushed: int, acked: int) -> None:
+    def _exchanged(self, result: Exchange, requests: list[Request], acked: int) -> None:
         self._busy = False
         self._status, self._status_at = result, time.monotonic()
         self._inc("pushed", result.new)
-        if pushed > result.new:
-            self._inc("duplicates", pushed - result.new)
+        if result.refused:
+            self._inc("duplicates", len(result.refused))
+        # A redirect whose target was queued already led nowhere new: its requester's navigation
+        # learns it here, as an embedded crawl learns it from the engine.
+        for position in result.refused:
+            self.crawler.signals.send_catch_log(
+                signals.request_dropped, request=requests[position], spider=self.spider
+            )
         if acked:
             self._inc("acked", acked)
         if result.requeued:
@@ -378,6 +390,7 @@ class LeasedRedisScheduler(Scheduler):
             return False
         waiting = self.keys.waiting(site) if site else ""
         self._outbox.append(Push(member, -request.priority, fingerprint, waiting))
+        self._pushed.append(request)
         self._remote_empty = False
         if len(self._outbox) >= FLUSH_AT:
             self._exchange()
