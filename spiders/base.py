@@ -273,6 +273,9 @@ class SiteSpider(scrapy.Spider):
         if recrawl is not None:
             recrawl.observe(doc, navigator)
         new_threads = 0
+        # A listing's page flips wait for the page's yield: they go on as a sequence when the
+        # page led to new thread pages (see SiteNavigator.chains).
+        flips: list[tuple[str, dict[str, Any], bool]] = []
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in links:
             if site_of(url) not in self.sites or urlsplit(url).path.lower().endswith(_IGNORED_SUFFIXES):
@@ -308,6 +311,9 @@ class SiteSpider(scrapy.Spider):
                 number = page_flip_number(records[url].text) if url in records else None
                 decision = navigator.decide(url, number, source=requested or doc.url)
                 new_threads += decision.new
+                if navigator.chains(doc.url, url, number, decision):
+                    flips.append((url, meta, decision.follow))
+                    continue
                 if not decision.follow:
                     self._inc(f"nav/skipped/{decision.role}")
                     continue
@@ -321,6 +327,20 @@ class SiteSpider(scrapy.Spider):
                     meta["forumcrawl_nav"] = "sample"
             yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
         if navigator is not None:
+            for url, meta, follow in flips:
+                if new_threads:
+                    meta["forumcrawl_nav"] = "chained"
+                    self._inc("nav/chained")
+                elif follow:
+                    meta["forumcrawl_nav"] = "index"
+                else:
+                    self._inc("nav/skipped/other")
+                    continue
+                priority = self.nav_priority(navigator, url, "index")
+                # A flip past its closed pattern may have been queued before and dropped at the
+                # closed pattern: the navigator, not the dupefilter, sees that each is fetched once.
+                past = meta["forumcrawl_nav"] == "chained" and not follow
+                yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta, dont_filter=past)
             closed = navigator.fetched(requested or doc.url, new_threads)
             if closed is not None:
                 self._inc("nav/closed_patterns")
