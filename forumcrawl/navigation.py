@@ -149,7 +149,7 @@ class SiteNavigator:
         self._credited: set[tuple[str | None, tuple[str, int]]] = set()
         # What adopt() found for each variant URL: a page is read for its pager once.
         self._adopted: dict[str, tuple[ThreadKey, str] | None] = {}
-        # Pages other than thread pages downloaded or admitted as a listing's page flip.
+        # Pages other than thread pages admitted for download or downloaded.
         self._listings: set[str] = set()
         # Downloads under way per pattern (URL -> when admitted), see admits().
         self._outstanding: dict[str, dict[str, float]] = {}
@@ -343,7 +343,7 @@ class SiteNavigator:
             role = "variant" if topic else "index"
             if chained and not topic:
                 # Queued past the scheduler's dupefilter (the URL may have been queued before
-                # and dropped here at its closed pattern): each listing page once.
+                # and dropped here at its closed pattern): each listing page once, here.
                 if url in self._listings:
                     return Decision(False, "duplicate", key)
                 self._listings.add(url)
@@ -355,10 +355,14 @@ class SiteNavigator:
             for stale in [u for u, t in under_way.items() if now - t > STALE]:
                 del under_way[stale]
             if hold and url not in under_way:
+                if not topic and url in self._listings:
+                    return Decision(False, "duplicate", key)  # downloaded as a page flip
                 dry = budget.fetches - budget.last_yield
                 if dry + len(under_way) >= budget.dry_limit(self.probe, self.window):
                     return Decision(False, "wait", key)
                 under_way[url] = now
+            if not topic:
+                self._listings.add(url)
             return Decision(True, role, key)
 
     def chains(self, source: str, url: str, number: int | None, decision: Decision) -> bool:
@@ -381,6 +385,7 @@ class SiteNavigator:
         dropped before it was downloaded."""
         with self._lock:
             self._outstanding.get(self._pattern(url, self.is_topic(url)), {}).pop(url, None)
+            self._listings.discard(url)
 
     def yield_rate(self, url: str) -> float:
         """New thread pages per fetch that ``url``'s pattern has led to so far, as a share of the

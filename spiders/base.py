@@ -337,10 +337,11 @@ class SiteSpider(scrapy.Spider):
                     self._inc("nav/skipped/other")
                     continue
                 priority = self.nav_priority(navigator, url, "index")
-                # A flip past its closed pattern may have been queued before and dropped at the
-                # closed pattern: the navigator, not the dupefilter, sees that each is fetched once.
-                past = meta["forumcrawl_nav"] == "chained" and not follow
-                yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta, dont_filter=past)
+                # A chained flip may have been queued before and dropped at its closed pattern
+                # (in a cluster, by another worker): the navigator, not the dupefilter, sees
+                # that each is downloaded once.
+                chained = meta["forumcrawl_nav"] == "chained"
+                yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta, dont_filter=chained)
             closed = navigator.fetched(requested or doc.url, new_threads)
             if closed is not None:
                 self._inc("nav/closed_patterns")

@@ -227,6 +227,13 @@ def test_a_listing_that_leads_to_new_threads_goes_on_past_its_closed_pattern() -
     assert nav.admits(flip, chained=True).role == "duplicate", "each listing page once"
     nav.fetched("http://f/questions/sort:activity/page:3/", 2)
     assert not nav.admits("http://f/questions/sort:activity/page:3/", chained=True).follow
+    # A page flip queued both ways (as a lead of its open pattern, and chained past the
+    # dupefilter) is downloaded once, whichever comes first.
+    assert nav.admits("http://f/board/2/", chained=True).follow
+    assert nav.admits("http://f/board/2/").role == "duplicate"
+    assert nav.admits("http://f/board/3/").follow
+    assert nav.admits("http://f/board/3/").follow, "a retry keeps its place"
+    assert nav.admits("http://f/board/3/", chained=True).role == "duplicate"
 
 
 def test_a_pattern_has_no_more_downloads_under_way_than_dry_fetches_left() -> None:
