@@ -190,7 +190,7 @@ def _evidence(doc: Document) -> Evidence:
             if len(body) > len(evidence.json_ld):
                 evidence.json_ld = body
     itemprop_kind = None
-    for element in lines.itemprops:
+    for element in lines.marked:
         kind = element.get("itemprop")
         if kind not in _BODY_PROPS:
             continue
