@@ -49,6 +49,10 @@ _CRUMB_XPATHS = (
     " or contains(translate(@id,'BREADCRUMB','breadcrumb'),'breadcrumb') or @aria-label='breadcrumb']",
     "//*[@id='pt' or contains(@class,'crumbs') or contains(@class,'crumb-trail')]",
 )
+#: The attributes :data:`_CRUMB_XPATHS` test, and the case folding of their ``translate``.
+_CRUMB_ATTRS = frozenset({"itemtype", "class", "id", "aria-label"})
+_CRUMB_ITEMTYPES = ("https://schema.org/BreadcrumbList", "http://schema.org/BreadcrumbList")
+_CRUMB_CASE = str.maketrans("BREADCRUMB", "breadcrumb")
 _HOME_PATH = re.compile(r"(?:\.{0,2}/)*(?:(?:index|forum|default|home|portal)\.(?:php|html?|aspx?|jsp))?/?", re.I)
 _HOME_WORDS = frozenset({"home", "index", "首页", "论坛", "forum", "forums", "board index", "主页"})
 #: ``<meta>`` keys (name, property or itemprop, lower case) naming the author, most telling first.
@@ -225,12 +229,38 @@ def _is_home(href: str | None) -> bool:
     return not parts.query and _HOME_PATH.fullmatch(parts.path) is not None
 
 
+def _crumbs(tree: lxml.html.HtmlElement) -> list[list[lxml.html.HtmlElement]]:
+    """The elements each of :data:`_CRUMB_XPATHS` finds, in document order. Tested in one pass
+    over the tree when it is the whole document: the three searches cost 2 ms on a forum page
+    (the ``translate`` of every element's class), five times the pass."""
+    if not _alone(tree):
+        return [tree.xpath(query) for query in _CRUMB_XPATHS]
+    found: list[list[lxml.html.HtmlElement]] = [[], [], []]
+    for element in tree.iter(lxml.etree.Element):
+        keys = element.keys()
+        if not keys or _CRUMB_ATTRS.isdisjoint(keys):
+            continue
+        classes = element.get("class") or ""
+        ident = element.get("id") or ""
+        if element.get("itemtype") in _CRUMB_ITEMTYPES:
+            found[0].append(element)
+        if (
+            "breadcrumb" in classes.translate(_CRUMB_CASE)
+            or "breadcrumb" in ident.translate(_CRUMB_CASE)
+            or element.get("aria-label") == "breadcrumb"
+        ):
+            found[1].append(element)
+        if ident == "pt" or "crumbs" in classes or "crumb-trail" in classes:
+            found[2].append(element)
+    return found
+
+
 def board(tree: lxml.html.HtmlElement | None, page_title: str | None = None) -> str | None:
     """Breadcrumb trail without the home link(s) and the page's own title, joined with `` > ``."""
     if tree is None:
         return None
-    for query in _CRUMB_XPATHS:
-        for crumb in reversed(tree.xpath(query)):  # innermost first: nested matches narrow down
+    for crumbs in _crumbs(tree):
+        for crumb in reversed(crumbs):  # innermost first: nested matches narrow down
             names = [_clean(a.text_content()) for a in crumb.iter("a") if not _is_home(a.get("href"))]
             names = [n for n in names if n and n.lower() not in _HOME_WORDS and n != page_title]
             if names:

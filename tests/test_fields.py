@@ -32,6 +32,18 @@ def test_board_from_breadcrumb_without_home_and_title():
     assert fields.board(tree("<p>no crumbs</p>")) is None
 
 
+def test_breadcrumb_pass_finds_what_the_searches_find():
+    """One pass over the tree finds, per search of ``_CRUMB_XPATHS``, the same elements."""
+    t = tree(
+        '<nav itemtype="https://schema.org/BreadcrumbList"><a href="/a">A</a></nav>'
+        '<div class="top BreadCrumb-bar"><ol id="pt" aria-label="breadcrumb"><li class="crumbs">'
+        '<a href="/b">B</a></li></ol></div><p id="BREADCRUMB-x" class="crumb-trail">c</p>'
+        '<span class="crumb">no</span><i itemtype="http://schema.org/BreadcrumbList">i</i>'
+    )
+    assert fields._crumbs(t) == [t.xpath(query) for query in fields._CRUMB_XPATHS]
+    assert [len(found) for found in fields._crumbs(t)] == [2, 3, 3]
+
+
 @pytest.mark.parametrize(
     ("url", "page"),
     [
