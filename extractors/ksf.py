@@ -80,6 +80,7 @@ __all__ = [
 # Class tokens carrying a long number are per-post ids (``post_12345``), not a template's class.
 _UNSTABLE_TOKEN_RE = re.compile(r"\d{3,}")
 _ID_PREFIX_RE = re.compile(r"^([A-Za-z][A-Za-z_-]*?[_-]?)\d+$")
+_CSS_IDENT_RE = re.compile(r"-?[A-Za-z_][\w-]*")
 _PROFILE_HREF_RE = re.compile(
     r"user|member|profile|space|uid=|u=\d|author|people|/u/|/users?/|home\.php", re.IGNORECASE
 )
@@ -276,14 +277,26 @@ def load_background() -> tuple[int, dict[str, int]]:
 # Locations: how an element is named in a rule.
 
 
-def _stable_classes(el: HtmlElement) -> list[str]:
-    return sorted(
-        {t for t in (el.get("class") or "").split() if not _UNSTABLE_TOKEN_RE.search(t) and t.isascii()}
+def _stable_classes(el: HtmlElement) -> tuple[str, ...]:
+    """The classes of ``el`` a locator may name: stable (no long number), ASCII, CSS
+    identifiers; sorted."""
+    raw = el.get("class")
+    return _stable_tokens(raw) if raw else ()
+
+
+@lru_cache(maxsize=4096)
+def _stable_tokens(raw: str) -> tuple[str, ...]:
+    """:func:`_stable_classes` of a ``class`` value (cached: a page repeats its class values,
+    and locating its lines asks for the classes of every ancestor of every line)."""
+    return tuple(
+        sorted(
+            {
+                t
+                for t in raw.split()
+                if not _UNSTABLE_TOKEN_RE.search(t) and t.isascii() and _CSS_IDENT_RE.fullmatch(t)
+            }
+        )
     )
-
-
-def _css_ident(token: str) -> bool:
-    return bool(re.fullmatch(r"-?[A-Za-z_][\w-]*", token))
 
 
 def _own_locator(el: HtmlElement) -> str | None:
@@ -291,7 +304,7 @@ def _own_locator(el: HtmlElement) -> str | None:
     tag = el.tag
     if not isinstance(tag, str) or tag in {"html", "body"}:
         return None
-    classes = [c for c in _stable_classes(el) if _css_ident(c)]
+    classes = _stable_classes(el)
     if classes:
         return tag + "".join(f".{c}" for c in classes)
     m = _ID_PREFIX_RE.match(el.get("id") or "")
@@ -331,7 +344,7 @@ def _named_block(el: HtmlElement, max_climb: int) -> HtmlElement | None:
 
 def _keys(el: HtmlElement) -> list[str]:
     """Vote keys of a named element: ``tag.token`` per stable class, ``tag[id^=…]``."""
-    keys = [f"{el.tag}.{c}" for c in _stable_classes(el) if _css_ident(c)]
+    keys = [f"{el.tag}.{c}" for c in _stable_classes(el)]
     m = _ID_PREFIX_RE.match(el.get("id") or "")
     if m:
         keys.append(f'{el.tag}[id^="{m.group(1)}"]')
@@ -354,7 +367,7 @@ def _generalise(elements: Counter[HtmlElement], share: float) -> str:
     token_weight: Counter[str] = Counter()
     prefix_weight: Counter[str] = Counter()
     for el, w in group.items():
-        token_weight.update({c: w for c in _stable_classes(el) if _css_ident(c)})
+        token_weight.update({c: w for c in _stable_classes(el)})
         m = _ID_PREFIX_RE.match(el.get("id") or "")
         if m:
             prefix_weight[m.group(1)] += w
