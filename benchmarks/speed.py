@@ -73,7 +73,7 @@ def ours_stage(method: str | None) -> Stage:
 
 
 #: The parts :func:`component_stages` times beside ``doc``.
-_PARTS = ("cx lines", "cx", "evidence (+lines)", "kind signals (+evidence)", "dom", "ksf", "fields")
+_PARTS = ("cx lines", "cx", "evidence (+lines)", "kind signals (+evidence)", "dom", "ksf", "fields (+lines)")
 
 
 def component_stages() -> dict[str, Stage]:
@@ -81,7 +81,8 @@ def component_stages() -> dict[str, Stage]:
     parses (forumcrawl's Document), the others add one part to that; a part's own cost is its
     time less ``doc``'s. ``ksf`` and ``dom`` run here on every page, the cascade on some; ``ksf``
     as the arbiter runs it, learning no further than the body on a page that cannot give two
-    posts."""
+    posts; ``fields`` after the CX lines, whose walk gathered what they read, as in the
+    cascade."""
     from forumcrawl.document import Document
     from forumcrawl.extractors.arbiter import page_evidence
     from forumcrawl.extractors.cx import document_lines
@@ -91,6 +92,11 @@ def component_stages() -> dict[str, Stage]:
     from forumcrawl.pages import Cascade, Extraction, article_item
 
     cascade = Cascade()
+
+    def fields_after_lines(document: Document) -> object:
+        """The item's fields as the cascade reads them: from what the lines' walk gathered."""
+        document_lines(document)
+        return article_item(document, Extraction("cx", "text"))
 
     def doc(path: Path) -> Document:
         document = Document.from_bytes(peers.read_page(path))
@@ -105,7 +111,7 @@ def component_stages() -> dict[str, Stage]:
         "kind signals (+evidence)": lambda path: page_signals(doc(path)),
         "dom": lambda path: DomDensityExtractor().extract(doc(path)),
         "ksf": lambda path: extract_single(doc(path), min_posts=2),  # as the arbiter runs it
-        "fields": lambda path: article_item(doc(path), Extraction("cx", "text")),
+        "fields (+lines)": lambda path: fields_after_lines(doc(path)),
     }
 
 
