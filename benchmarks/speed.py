@@ -73,7 +73,7 @@ def ours_stage(method: str | None) -> Stage:
 
 
 #: The parts :func:`component_stages` times beside ``doc``.
-_PARTS = ("cx lines", "cx", "evidence (+lines)", "kind signals (+evidence)", "dom", "ksf", "fields")
+_PARTS = ("cx lines", "cx", "evidence (+lines)", "kind signals (+evidence)", "dom", "ksf", "fields (+lines)")
 
 
 def component_stages() -> dict[str, Stage]:
@@ -81,7 +81,8 @@ def component_stages() -> dict[str, Stage]:
     parses (forumcrawl's Document), the others add one part to that; a part's own cost is its
     time less ``doc``'s. ``ksf`` and ``dom`` run here on every page, the cascade on some; ``ksf``
     as the arbiter runs it, learning no further than the body on a page that cannot give two
-    posts."""
+    posts; ``fields`` after the CX lines, whose walk gathered what they read, as in the
+    cascade."""
     from forumcrawl.document import Document
     from forumcrawl.extractors.arbiter import page_evidence
     from forumcrawl.extractors.cx import document_lines
@@ -91,6 +92,11 @@ def component_stages() -> dict[str, Stage]:
     from forumcrawl.pages import Cascade, Extraction, article_item
 
     cascade = Cascade()
+
+    def fields_after_lines(document: Document) -> object:
+        """The item's fields as the cascade reads them: from what the lines' walk gathered."""
+        document_lines(document)
+        return article_item(document, Extraction("cx", "text"))
 
     def doc(path: Path) -> Document:
         document = Document.from_bytes(peers.read_page(path))
@@ -105,12 +111,14 @@ def component_stages() -> dict[str, Stage]:
         "kind signals (+evidence)": lambda path: page_signals(doc(path)),
         "dom": lambda path: DomDensityExtractor().extract(doc(path)),
         "ksf": lambda path: extract_single(doc(path), min_posts=2),  # as the arbiter runs it
-        "fields": lambda path: article_item(doc(path), Extraction("cx", "text")),
+        "fields (+lines)": lambda path: fields_after_lines(doc(path)),
     }
 
 
-def time_rounds(stages: dict[str, Stage], files: list[Path], rounds: int) -> dict[str, list[float]]:
-    """Seconds per round for each stage over all files, after one warm-up pass."""
+def time_rounds(
+    stages: dict[str, Stage], files: list[Path], rounds: int, clock: Callable[[], float] = time.perf_counter
+) -> dict[str, list[float]]:
+    """Seconds per round for each stage over all files, after one warm-up pass, by ``clock``."""
     for path in files:
         stage_read(path)  # puts every file in the OS cache
     for stage in stages.values():
@@ -119,10 +127,10 @@ def time_rounds(stages: dict[str, Stage], files: list[Path], rounds: int) -> dic
     timings: dict[str, list[float]] = {name: [] for name in stages}
     for _ in range(rounds):
         for name, stage in stages.items():
-            started = time.perf_counter()
+            started = clock()
             for path in files:
                 stage(path)
-            timings[name].append(time.perf_counter() - started)
+            timings[name].append(clock() - started)
     return timings
 
 
@@ -179,6 +187,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also time each part of the cascade alone (see component_stages)",
     )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time by this process's CPU time, not the wall clock (a machine others load)",
+    )
     parser.add_argument("--json", type=Path, default=Path("speed.json"), help="%(default)s")
     args = parser.parse_args(argv)
     if args.rounds < 1:
@@ -197,13 +210,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.components:
         stages.update(component_stages())
 
-    summary = summarise(time_rounds(stages, files, args.rounds), len(files))
-    print(f"{len(files)} pages from {args.pages}, {args.rounds} rounds\n")
+    clock = time.process_time if args.cpu else time.perf_counter
+    summary = summarise(time_rounds(stages, files, args.rounds, clock), len(files))
+    print(f"{len(files)} pages from {args.pages}, {args.rounds} rounds, {'CPU' if args.cpu else 'wall'} time\n")
     print(format_table(summary))
     meta = {
         "pages": len(files),
         "folder": str(args.pages),
         "rounds": args.rounds,
+        "clock": "cpu" if args.cpu else "wall",
         "method": args.method,
         "python": platform.python_version(),
         "lxml": ".".join(map(str, lxml.etree.LXML_VERSION)),

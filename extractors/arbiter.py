@@ -55,6 +55,10 @@ _CJK = re.compile(f"[{_CJK_RANGES}]")
 #: pass finds the words that spacing out every CJK character and splitting at non-word
 #: characters finds (five times faster on Chinese pages).
 _CJK_WORD = re.compile(rf"(?=[^\W_])[{_CJK_RANGES}]|[^\W_{_CJK_RANGES}]+")
+#: ASCII bytes to :data:`_WORD`'s words: letters lower-cased, digits kept, all else a blank.
+_ASCII_WORDS = bytes(
+    c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or 48 <= c <= 57 else 32 for c in range(256)
+)
 _BODY_PROPS = frozenset({"articleBody", "text", "reviewBody"})
 #: A candidate that holds this share of the page's marked body and is this share marked body
 #: (both ways) is that body: another stage cannot do better than find it too. Chosen by
@@ -69,8 +73,10 @@ def text_tokens(text: str) -> Counter[str]:
 
 
 def _words(text: str) -> list[str]:
+    if text.isascii():  # most lines: the words split out of the bytes (a quarter faster)
+        return text.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split()
     text = text.lower()
-    if text.isascii() or _CJK.search(text) is None:
+    if _CJK.search(text) is None:
         return _WORD.findall(text)
     return _CJK_WORD.findall(text)
 
@@ -190,7 +196,7 @@ def _evidence(doc: Document) -> Evidence:
             if len(body) > len(evidence.json_ld):
                 evidence.json_ld = body
     itemprop_kind = None
-    for element in lines.itemprops:
+    for element in lines.marked:
         kind = element.get("itemprop")
         if kind not in _BODY_PROPS:
             continue

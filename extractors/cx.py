@@ -51,6 +51,7 @@ __all__ = [
     "block_curve",
     "cx_extract",
     "document_lines",
+    "known_lines",
     "page_lines",
     "plot_blocks",
 ]
@@ -99,13 +100,18 @@ _PHRASING_ONLY = frozenset({"button", "label"})
 #: The attributes that may hide an element: one listing of an element's attribute names
 #: (empty for most) costs less than asking for each of them.
 _HIDING = frozenset({"hidden", "aria-hidden", "style"})
-#: Elements the kind signals and the arbiter's evidence read (counts, JSON-LD scripts, meta
-#: tags, ``<article>``, ``<h1>``): gathered by the lines' walk, so that no other scan of the
-#: tree is needed (see :class:`PageLines`).
+#: Elements the kind signals, the arbiter's evidence and the page's fields read (counts,
+#: JSON-LD scripts, meta tags, ``<article>``, headings, ``<title>``): gathered by the lines'
+#: walk, so that no other scan of the tree is needed (see :class:`PageLines`).
 FACT_TAGS = (
     "pre", "code", "input", "select", "textarea", "li", "img", "h2", "h3", "meta", "script",
-    "article", "h1",
+    "article", "h1", "title",
 )
+#: The headings, also kept together in document order (a page's title is read from them).
+_HEADINGS = ("h1", "h2", "h3")
+#: Attributes that mark an element as the page's metadata: microdata, ``rel`` links and
+#: machine-readable times (see :attr:`PageLines.marked`).
+_MARKS = frozenset({"itemprop", "rel", "datetime"})
 
 
 def _hidden_style(style: str) -> bool:
@@ -117,12 +123,12 @@ def _hidden_style(style: str) -> bool:
 def _gather(
     skipped: lxml.etree._Element,
     found: dict[str, list[lxml.etree._Element]] | None,
-    itemprops: list[lxml.etree._Element],
+    marked: list[lxml.etree._Element],
     hrefs: list[str],
 ) -> None:
     """The facts of :class:`PageLines` in an element the walk skips and below it (a page's
-    ``<head>``, its scripts and SVG icons: few elements); without ``found``, only the
-    ``itemprop`` elements and links."""
+    ``<head>``, its scripts and SVG icons: few elements); without ``found``, only the marked
+    elements and links."""
     for element in skipped.iter():
         tag = element.tag
         if tag.__class__ is not str:
@@ -130,8 +136,8 @@ def _gather(
         facts = found.get(tag) if found is not None else None
         if facts is not None:
             facts.append(element)
-        if element.get("itemprop") is not None:
-            itemprops.append(element)
+        if not _MARKS.isdisjoint(element.keys()):
+            marked.append(element)
         if tag == "a":
             href = element.get("href")
             if href is not None:
@@ -149,23 +155,35 @@ class PageLines:
     """A page's tag-free lines; per line, its non-whitespace length and how much of it is links.
 
     The same walk gathers what other readers of the page need, each in document order: the
-    elements of each tag of :data:`FACT_TAGS` in the tree (skipped parts included), and in the
-    whole document (top-level elements beside the root too) the elements with an ``itemprop``
-    attribute and the ``href`` of every ``<a>``.
+    elements of each tag of :data:`FACT_TAGS` in the tree (skipped parts included), its
+    ``h1``-``h3`` together, and in the whole document (top-level elements beside the root too)
+    the elements with an ``itemprop``, ``rel`` or ``datetime`` attribute and the ``href`` of
+    every ``<a>``.
     """
 
     texts: list[str]
     lengths: list[int]
     link_lengths: list[int]
     elements: dict[str, list[lxml.etree._Element]] = field(default_factory=dict)
-    itemprops: list[lxml.etree._Element] = field(default_factory=list)
+    marked: list[lxml.etree._Element] = field(default_factory=list)
     hrefs: list[str] = field(default_factory=list)
+    headings: list[lxml.etree._Element] = field(default_factory=list)
+
+    @property
+    def itemprops(self) -> list[lxml.etree._Element]:
+        """The marked elements with an ``itemprop`` attribute."""
+        return [element for element in self.marked if element.get("itemprop") is not None]
 
 
 def document_lines(document: Document) -> PageLines:
     """:func:`page_lines` of ``document``'s tree, cut once per page (CX and the arbiter's
     evidence read the same lines)."""
     return document.derived("cx.lines", lambda: page_lines(document.tree))
+
+
+def known_lines(document: Document) -> PageLines | None:
+    """``document``'s lines when they were cut (see :func:`document_lines`), else None."""
+    return document.known("cx.lines")  # type: ignore[no-any-return]
 
 
 def page_lines(tree: lxml.etree._Element | None) -> PageLines:
@@ -182,10 +200,13 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
     lengths: list[int] = []
     links: list[int] = []
     found: dict[str, list[lxml.etree._Element]] = {tag: [] for tag in FACT_TAGS}
-    itemprops: list[lxml.etree._Element] = []
+    headings: list[lxml.etree._Element] = []
+    for tag in _HEADINGS:  # one list while walking, in document order; split at the end
+        found[tag] = headings
+    marked: list[lxml.etree._Element] = []
     hrefs: list[str] = []
     if tree is None:
-        return PageLines(texts, lengths, links, found, itemprops, hrefs)
+        return PageLines(texts, lengths, links, found, marked, hrefs, headings)
     muted_lines: list[int] = []
     muted: list[lxml.etree._Element] = []  # the open muted elements, innermost last
     parts: list[str] = []
@@ -195,12 +216,13 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
     in_anchor = 0
     skipping = False
     # Local names: the loop below runs twice per element of the page.
-    block_tags, block_starts, skip_tags, muted_tags, hiding = (
+    block_tags, block_starts, skip_tags, muted_tags, hiding, marks = (
         _BLOCK_TAGS,
         _BLOCK_STARTS,
         _SKIP_TAGS,
         _MUTED_TAGS,
         _HIDING,
+        _MARKS,
     )
 
     def end_line(line_muted: bool, anchor_chars: int) -> None:
@@ -226,20 +248,20 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
                 walker.skip_subtree()
                 skipping = True
                 if len(element):
-                    _gather(element, found, itemprops, hrefs)
+                    _gather(element, found, marked, hrefs)
                 else:  # a script or style: no <a> to read
                     facts = found.get(tag)
                     if facts is not None:
                         facts.append(element)
-                    if element.get("itemprop") is not None:
-                        itemprops.append(element)
+                    if not marks.isdisjoint(element.keys()):
+                        marked.append(element)
                 continue
             facts = found.get(tag)
             if facts is not None:
                 facts.append(element)
             attributes = element.keys()
-            if attributes and "itemprop" in attributes:
-                itemprops.append(element)
+            if attributes and not marks.isdisjoint(attributes):
+                marked.append(element)
             if tag in muted_tags or (
                 attributes
                 and not hiding.isdisjoint(attributes)
@@ -290,20 +312,22 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
         end_line(line_muted, link)
     if tree.getparent() is None:
         # Markup after the end of the page can leave more top-level elements beside the root:
-        # their links and itemprops count, as in a search of the whole document.
-        props_before: list[lxml.etree._Element] = []
+        # their links and marked elements count, as in a search of the whole document.
+        marked_before: list[lxml.etree._Element] = []
         hrefs_before: list[str] = []
         for other in reversed(list(tree.itersiblings(preceding=True))):
-            _gather(other, None, props_before, hrefs_before)
-        itemprops[:0] = props_before
+            _gather(other, None, marked_before, hrefs_before)
+        marked[:0] = marked_before
         hrefs[:0] = hrefs_before
         for other in tree.itersiblings():
-            _gather(other, None, itemprops, hrefs)
+            _gather(other, None, marked, hrefs)
     muted_length = sum(lengths[i] for i in muted_lines)
     if muted_length < MUTED_RESTORE_RATIO * (sum(lengths) - muted_length):
         for i in muted_lines:  # blanked, not removed: line numbers stay the page's
             texts[i], lengths[i], links[i] = "", 0, 0
-    return PageLines(texts, lengths, links, found, itemprops, hrefs)
+    for tag in _HEADINGS:
+        found[tag] = [heading for heading in headings if heading.tag == tag]
+    return PageLines(texts, lengths, links, found, marked, hrefs, headings)
 
 
 @dataclass(frozen=True)

@@ -408,12 +408,19 @@ class STNode:
 class SimpleTree:
     """The simple tree ST of one page (§3.2): its nodes in document order, root first.
 
-    ``dom_nodes`` counts the page's elements before simplification; :attr:`fusion_rate` is the
-    share of them pruned or fused away (formula 8 for one page).
+    ``root`` is the page's tree (None for an empty page); :attr:`dom_nodes` counts its
+    elements, and :attr:`fusion_rate` is the share of them pruned or fused away (formula 8 for
+    one page).
     """
 
     nodes: list[STNode]
-    dom_nodes: int
+    root: lxml.etree._Element | None = None
+
+    @property
+    def dom_nodes(self) -> int:
+        """The page's elements before simplification, counted when asked: the cascade never
+        asks, and a count is a tenth of the simplification's time."""
+        return int(_ELEMENTS(self.root)) if self.root is not None else 0
 
     @property
     def st_nodes(self) -> int:
@@ -423,7 +430,8 @@ class SimpleTree:
     @property
     def fusion_rate(self) -> float:
         """``1 - ST nodes / DOM elements`` (0 for an empty page)."""
-        return 1.0 - self.st_nodes / self.dom_nodes if self.dom_nodes else 0.0
+        elements = self.dom_nodes
+        return 1.0 - self.st_nodes / elements if elements else 0.0
 
     @property
     def text_chars(self) -> int:
@@ -502,8 +510,7 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
     """
     root = _root_of(source)
     if root is None:
-        return SimpleTree([], 0)
-    dom_nodes = int(_ELEMENTS(root))
+        return SimpleTree([])
     body = root.find("body") if root.tag == "html" else None
     start = body if body is not None else root
     kinds = _KINDS if prune_hidden else _KINDS_SHOWING_HIDDEN
@@ -613,8 +620,8 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
     if prune_hidden and sum(n.plain_chars for n in tree.nodes) < MIN_VISIBLE_CHARS:
         hidden_too = simplify_tree(root, prune_hidden=False)
         if hidden_too.text_chars > tree.text_chars:
-            return SimpleTree(hidden_too.nodes, dom_nodes)
-    return SimpleTree(tree.nodes, dom_nodes)
+            return SimpleTree(hidden_too.nodes, root)
+    return SimpleTree(tree.nodes, root)
 
 
 def _prune_small_forms(nodes: list[STNode], forms: list[int]) -> None:
@@ -645,7 +652,7 @@ def _drop_empty(nodes: list[STNode]) -> SimpleTree:
         if node.parent >= 0:
             nodes[node.parent].subtree_chars += node.subtree_chars
     if not nodes[0].subtree_chars:
-        return SimpleTree([], 0)
+        return SimpleTree([])
     out: list[STNode] = []
     new_index = [0] * len(nodes)
     hint_limit = HINT_MAX_SHARE * nodes[0].subtree_chars
@@ -663,7 +670,7 @@ def _drop_empty(nodes: list[STNode]) -> SimpleTree:
         if node.hints & _SIDE:
             node.width = min(node.width, SIDEBAR_WIDTH)
         out.append(node)
-    return SimpleTree(out, 0)
+    return SimpleTree(out)
 
 
 @dataclass(slots=True)
@@ -919,10 +926,24 @@ class DomResult:
 
     text: str
     blocks: list[Block]
-    fusion_rate: float
-    dom_nodes: int
-    st_nodes: int
     removed: dict[str, int]
+    #: The page's simple tree, for its sizes (counted only when asked).
+    tree: SimpleTree
+
+    @property
+    def fusion_rate(self) -> float:
+        """See :attr:`SimpleTree.fusion_rate`."""
+        return self.tree.fusion_rate
+
+    @property
+    def dom_nodes(self) -> int:
+        """See :attr:`SimpleTree.dom_nodes`."""
+        return self.tree.dom_nodes
+
+    @property
+    def st_nodes(self) -> int:
+        """See :attr:`SimpleTree.st_nodes`."""
+        return self.tree.st_nodes
 
 
 @dataclass(frozen=True)
@@ -968,10 +989,8 @@ class DomDensityExtractor:
         return DomResult(
             text="\n".join(b.text for b in kept),
             blocks=kept,
-            fusion_rate=tree.fusion_rate,
-            dom_nodes=tree.dom_nodes,
-            st_nodes=tree.st_nodes,
             removed=removed,
+            tree=tree,
         )
 
 

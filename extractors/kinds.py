@@ -45,6 +45,9 @@ _DATE = re.compile(
     r"\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}|"
     r"\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b|\d{4}年\d{1,2}月\d{1,2}日)"
 )
+#: Every date stamp holds a digit and none spans a line: only the lines with a digit (a few)
+#: are searched for them.
+_DIGIT = re.compile(r"\d")
 _REPLY = re.compile(
     r"(?=[rqpjmtav回楼帖发注积])(?:\b(?:repl(?:y|ies|ied)|quote|posts?:|joined|member|registered|"
     r"thread|answer(?:s|ed)?|votes?|permalink|report)\b|回复|楼|帖|发表于|注册|积分)"
@@ -136,7 +139,7 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
     return [
         math.log1p(n),
         evidence.link_chars / total if total else 0.0,
-        _per(len(_DATE.findall(text)), n),
+        _per(len(_DATE.findall("\n".join(filter(_DIGIT.search, text.split("\n"))))), n),
         _per(len(_REPLY.findall(text)), n),
         _per(len(_PRICE.findall(text)) if any(c in text for c in _CURRENCIES) else 0, n),
         math.log1p(topics["shop"]),

@@ -32,7 +32,8 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
-from forumcrawl.extractors.dates import find_time, month_first, read_markup_time, to_iso
+from forumcrawl.extractors.dates import find_time
+from forumcrawl.extractors.dates import month_first, read_markup_time, to_iso
 from forumcrawl.extractors.fields import title_affixes
 from forumcrawl.extractors.ksf_apply import (
     MAX_AUTHOR_CHARS,
@@ -79,6 +80,7 @@ __all__ = [
 # Class tokens carrying a long number are per-post ids (``post_12345``), not a template's class.
 _UNSTABLE_TOKEN_RE = re.compile(r"\d{3,}")
 _ID_PREFIX_RE = re.compile(r"^([A-Za-z][A-Za-z_-]*?[_-]?)\d+$")
+_CSS_IDENT_RE = re.compile(r"-?[A-Za-z_][\w-]*")
 _PROFILE_HREF_RE = re.compile(
     r"user|member|profile|space|uid=|u=\d|author|people|/u/|/users?/|home\.php", re.IGNORECASE
 )
@@ -275,14 +277,26 @@ def load_background() -> tuple[int, dict[str, int]]:
 # Locations: how an element is named in a rule.
 
 
-def _stable_classes(el: HtmlElement) -> list[str]:
-    return sorted(
-        {t for t in (el.get("class") or "").split() if not _UNSTABLE_TOKEN_RE.search(t) and t.isascii()}
+def _stable_classes(el: HtmlElement) -> tuple[str, ...]:
+    """The classes of ``el`` a locator may name: stable (no long number), ASCII, CSS
+    identifiers; sorted."""
+    raw = el.get("class")
+    return _stable_tokens(raw) if raw else ()
+
+
+@lru_cache(maxsize=4096)
+def _stable_tokens(raw: str) -> tuple[str, ...]:
+    """:func:`_stable_classes` of a ``class`` value (cached: a page repeats its class values,
+    and locating its lines asks for the classes of every ancestor of every line)."""
+    return tuple(
+        sorted(
+            {
+                t
+                for t in raw.split()
+                if not _UNSTABLE_TOKEN_RE.search(t) and t.isascii() and _CSS_IDENT_RE.fullmatch(t)
+            }
+        )
     )
-
-
-def _css_ident(token: str) -> bool:
-    return bool(re.fullmatch(r"-?[A-Za-z_][\w-]*", token))
 
 
 def _own_locator(el: HtmlElement) -> str | None:
@@ -290,7 +304,7 @@ def _own_locator(el: HtmlElement) -> str | None:
     tag = el.tag
     if not isinstance(tag, str) or tag in {"html", "body"}:
         return None
-    classes = [c for c in _stable_classes(el) if _css_ident(c)]
+    classes = _stable_classes(el)
     if classes:
         return tag + "".join(f".{c}" for c in classes)
     m = _ID_PREFIX_RE.match(el.get("id") or "")
@@ -330,7 +344,7 @@ def _named_block(el: HtmlElement, max_climb: int) -> HtmlElement | None:
 
 def _keys(el: HtmlElement) -> list[str]:
     """Vote keys of a named element: ``tag.token`` per stable class, ``tag[id^=…]``."""
-    keys = [f"{el.tag}.{c}" for c in _stable_classes(el) if _css_ident(c)]
+    keys = [f"{el.tag}.{c}" for c in _stable_classes(el)]
     m = _ID_PREFIX_RE.match(el.get("id") or "")
     if m:
         keys.append(f'{el.tag}[id^="{m.group(1)}"]')
@@ -353,7 +367,7 @@ def _generalise(elements: Counter[HtmlElement], share: float) -> str:
     token_weight: Counter[str] = Counter()
     prefix_weight: Counter[str] = Counter()
     for el, w in group.items():
-        token_weight.update({c: w for c in _stable_classes(el) if _css_ident(c)})
+        token_weight.update({c: w for c in _stable_classes(el)})
         m = _ID_PREFIX_RE.match(el.get("id") or "")
         if m:
             prefix_weight[m.group(1)] += w
@@ -447,7 +461,7 @@ def _keep_lines(
                 continue
             if (len(pages) > 1 and spread[key] >= template_pages) or keys[key] >= repeat_within:
                 continue
-            raw_time = find_time(line.text) if chars < 60 else None
+            raw_time = _find_time(line.text) if chars < 60 else None
             if raw_time and len(raw_time) >= 0.5 * len(line.text):
                 continue
             kept.append(line)
@@ -563,7 +577,7 @@ def _chronological(texts: dict[tuple[int, int], str]) -> float:
     epoch = datetime(2000, 1, 1)
     by_page: dict[int, list[str]] = defaultdict(list)
     for (page, _), text in sorted(texts.items()):
-        raw = find_time(text)
+        raw = _find_time(text)
         iso = to_iso(raw, now=epoch) if raw else None
         if iso:
             by_page[page].append(iso[:19])
@@ -600,7 +614,7 @@ def _value_attrs(el: HtmlElement) -> list[str]:
 
 def _author_like(text: str, element: HtmlElement) -> bool:
     return (
-        0 < len(text) <= MAX_AUTHOR_CHARS and not _has_block(element) and not find_time(text)
+        0 < len(text) <= MAX_AUTHOR_CHARS and not _has_block(element) and not _find_time(text)
         and parse_floor(text) is None and not text.replace(" ", "").isdigit()
         and len(text.split()) <= 4 and not text.endswith(":")
     )
@@ -688,9 +702,9 @@ def _learn_fields(
             score = share + 0.5 * linked + 0.25 * hinted + 0.5 * agreement[place]
             scored["author"].append((score, *tie, place))
         if attr is None:
-            timed = [t for t in texts.values() if find_time(t)]
+            timed = [t for t in texts.values() if _find_time(t)]
             if len(timed) >= min_coverage * n_posts and len(set(timed)) > 1:
-                tightness = sum(len(find_time(t) or "") / max(len(t), 1) for t in timed) / len(timed)
+                tightness = sum(len(_find_time(t) or "") / max(len(t), 1) for t in timed) / len(timed)
                 profile = sum(1 for t in timed if _PROFILE_DATE_RE.search(t)) / len(timed)
                 score = len(timed) / n_posts + 0.5 * tightness + _chronological(texts) - profile
                 scored["time"].append((score, *tie, place))
@@ -882,7 +896,8 @@ class KeywordScoringExtractor(BaseEstimator):
             docs = list(unique.values())
         if not docs:
             raise ValueError("no parseable document to learn from")
-        affixes = title_affixes([doc.title for doc in docs])
+        # An affix is shared by two titles at least: one page has none (nor reads its title).
+        affixes = title_affixes([doc.title for doc in docs]) if len(docs) > 1 else []
         rng = check_random_state(self.random_state)
         if len(docs) > self.n_pages:
             picked = rng.choice(len(docs), size=self.n_pages, replace=False)
@@ -1009,6 +1024,13 @@ def with_site_pages(rule: KsfRule, documents: Sequence[Document]) -> KsfRule:
         repeats_first=repeated >= 2 and repeated >= _REPEAT_SHARE * len(firsts),
         month_first=month_first([t for page in times for t in page], times) if any(times) else rule.month_first,
     )
+
+
+@lru_cache(maxsize=4096)
+def _find_time(text: str) -> str | None:
+    """:func:`~forumcrawl.extractors.dates.find_time`, cached: learning a page's fields asks
+    it of each candidate value up to five times (52,000 calls, 10,000 texts on dragnet)."""
+    return find_time(text)
 
 
 @lru_cache(maxsize=4096)

@@ -289,6 +289,11 @@ class Document:
             self._cache[key] = make()
         return self._cache[key]  # type: ignore[no-any-return]
 
+    def known(self, key: str) -> Any:
+        """What :meth:`derived` keeps under ``key``, None when it was not computed: a reader
+        that a walk of the page spares work uses it when it ran, without making it run."""
+        return self._cache.get(key)
+
     @cached_property
     def site(self) -> str:
         """The site the page belongs to, used to key per-site rules: see :func:`site_of`."""

@@ -9,6 +9,7 @@ file names of each folder is held in memory.
 
 from __future__ import annotations
 
+import gc
 import gzip
 import logging
 import os
@@ -129,7 +130,17 @@ def _cascade(options: ExtractOptions) -> Cascade:
             value_drop=options.value_drop,
             value_model=options.value_model,
         )
+        _freeze_heap()
     return cached
+
+
+def _freeze_heap() -> None:
+    """Take what is alive once the cascade is built (modules, models, regexes: some 110,000
+    objects that live as long as the process) out of the cyclic collector's sight: its full
+    collections walked them all again, 0.2-0.5 ms a page on aeb-articles-en and dragnet.
+    Garbage is collected first, so that nothing that could be freed is frozen."""
+    gc.collect()
+    gc.freeze()
 
 
 def extract_bytes(

@@ -39,7 +39,7 @@ from forumcrawl.extractors.arbiter import (
     thread_agreement,
     visible_chars,
 )
-from forumcrawl.extractors.cx import LineBlockExtractor
+from forumcrawl.extractors.cx import LineBlockExtractor, known_lines
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, load_kinds, page_signals
@@ -468,7 +468,7 @@ def thread_item(doc: Document, extraction: Extraction, *, now: datetime | None =
     """A :class:`ForumThread` from a page and what the cascade extracted from it."""
     now = now or datetime.now(timezone.utc)
     tree = doc.tree
-    page_title = fields.title(tree, extraction.title_affixes) or doc.title or None
+    page_title = fields.title(tree, extraction.title_affixes, known_lines(doc)) or doc.title or None
     first = extraction.posts[0] if extraction.posts else None
     return ForumThread(
         url=doc.url,
@@ -493,12 +493,13 @@ def article_item(doc: Document, extraction: Extraction, *, now: datetime | None 
     now = now or datetime.now(timezone.utc)
     tree = doc.tree
     first = extraction.posts[0] if extraction.posts else None
-    meta = fields.page_meta(tree)
+    lines = known_lines(doc)
+    meta = fields.page_meta(tree, lines)
     raw_date = meta.published or (first.published_raw if first else None)
     return Article(
         url=doc.url,
         site=doc.site or None,
-        title=fields.title(tree, extraction.title_affixes) or doc.title or None,
+        title=fields.title(tree, extraction.title_affixes, lines) or doc.title or None,
         author=meta.author or (first.author if first else None),
         published=_published(raw_date, now),
         published_raw=raw_date,

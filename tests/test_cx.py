@@ -111,6 +111,8 @@ def test_page_lines_gather_what_whole_tree_scans_find() -> None:
         assert lines.elements[tag] == list(tree.iter(tag)), tag
     assert [e.tag for e in lines.elements["h1"]] == ["h1"]
     assert lines.itemprops == tree.xpath("//*[@itemprop]")
+    assert lines.marked == tree.xpath("//*[@itemprop or @rel or @datetime]")
+    assert lines.headings == list(tree.iter("h1", "h2", "h3"))
     assert lines.hrefs == tree.xpath("//a/@href")
     assert lines.hrefs == ["/in-button", "/in-svg", "/a", "/late"]
 

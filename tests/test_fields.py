@@ -6,6 +6,7 @@ import pytest
 
 from forumcrawl.document import Document
 from forumcrawl.extractors import fields
+from forumcrawl.extractors.cx import page_lines
 
 
 def tree(html: str):
@@ -29,6 +30,18 @@ def test_board_from_breadcrumb_without_home_and_title():
     )
     assert fields.board(tree(html), "我的帖子") == "Linux 讨论区 > 内核"
     assert fields.board(tree("<p>no crumbs</p>")) is None
+
+
+def test_breadcrumb_pass_finds_what_the_searches_find():
+    """One pass over the tree finds, per search of ``_CRUMB_XPATHS``, the same elements."""
+    t = tree(
+        '<nav itemtype="https://schema.org/BreadcrumbList"><a href="/a">A</a></nav>'
+        '<div class="top BreadCrumb-bar"><ol id="pt" aria-label="breadcrumb"><li class="crumbs">'
+        '<a href="/b">B</a></li></ol></div><p id="BREADCRUMB-x" class="crumb-trail">c</p>'
+        '<span class="crumb">no</span><i itemtype="http://schema.org/BreadcrumbList">i</i>'
+    )
+    assert fields._crumbs(t) == [t.xpath(query) for query in fields._CRUMB_XPATHS]
+    assert [len(found) for found in fields._crumbs(t)] == [2, 3, 3]
 
 
 @pytest.mark.parametrize(
@@ -62,6 +75,28 @@ def test_in_body_metadata_when_meta_tags_are_missing():
         '<time datetime="2023-11-02T08:00:00Z">2 Nov</time></p>'
     )
     assert fields.page_meta(t) == fields.PageMeta("李雷", "2023-11-02T08:00:00Z")
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        '<title>Fix GRUB - Forum</title><meta property="og:title" content="Fix GRUB">'
+        '<h2>Fix GRUB</h2><h1>Forum</h1><p><a rel="author">Ann</a><time datetime="2024-01-02">x</time></p>',
+        '<title>Bench <b>news</b></title><meta property="og:title" content="Bench | news">'
+        '<h3>Other</h3><span itemprop="author">Bo</span>',
+        '<title></title><h1>Only a heading</h1><span itemprop="datePublished" content="2023-05-06">'
+        '</span></body></html><div><a rel="author">late</a></div>',
+        "<p>no title, no metadata</p>",
+    ],
+)
+def test_fields_from_the_lines_walk_equal_the_tree_scans(html):
+    """Title and metadata read from what the CX lines' walk gathered are those the scans of the
+    tree find, with and without a site's title affixes and markup after ``</html>``."""
+    t = tree(html)
+    lines = page_lines(t)
+    for affixes in (None, [" - Forum"]):
+        assert fields.title(t, affixes, lines) == fields.title(t, affixes)
+    assert fields.page_meta(t, lines) == fields.page_meta(t)
 
 
 def test_page_links_are_absolute_unique_and_skip_non_http():
