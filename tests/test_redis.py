@@ -230,6 +230,28 @@ def test_workers_tell_each_other_their_thread_pages_and_samples(redis_server):
     assert not ours.decide("http://f/login?next=7").follow, "a pattern the other worker closed"
 
 
+def test_links_waiting_for_a_site_sampled_elsewhere_outwait_its_sampler(redis_server) -> None:
+    """A worker holding no page of a site releases the links waiting for its rules blind only
+    once its sampler, which learns from a partial sample after the cluster's queue has been
+    empty for FORUMCRAWL_REDIS_IDLE_CLOSE, would have published them."""
+    from scrapy.utils.test import get_crawler
+    from twisted.internet.defer import Deferred
+
+    from forumcrawl.spiders.redis import ForumRedisSpider
+
+    from forumcrawl import defaults
+
+    settings = {name: getattr(defaults, name) for name in dir(defaults) if name.startswith("FORUMCRAWL_")}
+    settings.update(FORUMCRAWL_REDIS_URL=redis_url(redis_server), FORUMCRAWL_REDIS_IDLE_CLOSE=3.0)
+    crawler = get_crawler(ForumRedisSpider, settings)
+    spider = ForumRedisSpider.from_crawler(crawler)
+    spider._counting = Deferred()  # a count under way: the last one read stands (empty)
+    spider._queued = 0
+    for empty_for, due in ((0.0, False), (3.5, False), (6.1, True)):
+        spider._empty_since = time.monotonic() - empty_for
+        assert spider.orphans_due() is due, empty_for
+
+
 def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_servers):
     server = forum_servers["phpbb"]
     truth = server.truth
