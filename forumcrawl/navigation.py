@@ -296,15 +296,16 @@ class SiteNavigator:
         """Whether a link held back while the site was sampled should now be queued.
 
         Its thread page may already count as scheduled (the sample's pages were replayed through
-        :meth:`decide`), so only a page fetched, or released once already, under any URL is a
-        duplicate; a variant is skipped once its thread is reached.
+        :meth:`decide`), so only a page fetched (here or, in a cluster, by another worker), or
+        released once already, under any URL is a duplicate; a variant is skipped once its
+        thread is reached.
         """
         topic = self.is_topic(url)
         key = self.identity.key(url) if topic and self.identity is not None else None
         with self._lock:
             if key is not None and key.canonical:
                 pair = (str(key.thread), int(key.page or 1))
-                if pair in self._fetched or pair in self._released:
+                if pair in self._fetched or pair in self._elsewhere or pair in self._released:
                     return Decision(False, "duplicate", key)
                 self._released[pair] = url
                 return Decision(True, "thread", key)
@@ -451,6 +452,21 @@ class SiteNavigator:
                 self._scheduled.setdefault(pair, None)
                 self._threads.add(pair[0])
                 self._reached.add(pair[0])
+
+    def sampled_elsewhere(self, url: str, tree: Any) -> None:
+        """A page another worker of a cluster sampled (it holds and exports the page): its
+        thread page, or the page a variant's pager names (see :meth:`ThreadIdentity.page_of`),
+        counts as fetched there (see :meth:`note_elsewhere`). That worker tells its fetches only
+        once it has the rules, a moment after the links that waited for them were released here."""
+        key = self.key(url)
+        if key is None or self.identity is None:
+            return
+        if key.canonical:
+            self.note_elsewhere([(str(key.thread), int(key.page or 1))])
+            return
+        found = self.identity.page_of(tree, url)
+        if found is not None:
+            self.note_elsewhere([(str(found[0].thread), int(found[0].page or 1))])
 
     def closed_patterns(self) -> list[str]:
         """The URL patterns closed so far (see :meth:`close`)."""

@@ -430,24 +430,29 @@ class SiteSpider(scrapy.Spider):
                 navigator = self.navigator(model) or navigator
             # Their links were queued before the rules existed: mark them as scheduled, and count
             # what each pattern led to, so that budgets start from the sample (replayed in the
-            # order of a greedy cover of its thread pages, see SiteNavigator.cover_order).
+            # order of a greedy cover of its thread pages, see SiteNavigator.cover_order). In a
+            # cluster the pages other workers sampled count too (as fetched there): a worker
+            # whose own share of the sample holds the member profiles but not the boards would
+            # credit the profiles with the boards' threads and keep probing them.
+            docs = [held.document for held in held_pages]
+            ours = len(docs)
+            docs += self.learner.take_borrowed(site)
             replayed = [
-                (held, [
-                    canonical_url(url)
-                    for url in page_links(held.document.tree, held.document.url)
-                    if site_of(url) in self.sites
-                ])
-                for held in held_pages
+                [canonical_url(url) for url in page_links(doc.tree, doc.url) if site_of(url) in self.sites]
+                for doc in docs
             ]
-            for i, new in navigator.cover_order([links for _, links in replayed]):
-                held, links = replayed[i]
-                navigator.admits(held.document.url)
-                navigator.adopt(held.document.url, held.document.tree)
-                if self.recrawl is not None:
-                    self.recrawl.observe(held.document, navigator)
-                for url in links:
-                    navigator.decide(url, source=held.document.url)
-                navigator.fetched(held.document.url, new)
+            for i, new in navigator.cover_order(replayed):
+                doc = docs[i]
+                if i < ours:
+                    navigator.admits(doc.url)
+                    navigator.adopt(doc.url, doc.tree)
+                    if self.recrawl is not None:
+                        self.recrawl.observe(doc, navigator)
+                else:
+                    navigator.sampled_elsewhere(doc.url, doc.tree)
+                for url in replayed[i]:
+                    navigator.decide(url, source=doc.url)
+                navigator.fetched(doc.url, new)
         for request in self.regained(site):
             yield request
         for request in self._deferred.pop(site, []):

@@ -301,6 +301,22 @@ def test_the_sample_is_replayed_in_the_order_of_a_cover_of_its_thread_pages() ->
     assert order == [(1, 5), (2, 1), (0, 0), (3, 0)], "the board covers first; the profiles add nothing"
 
 
+def test_pages_another_worker_sampled_count_as_fetched_there() -> None:
+    """In a cluster the links that waited for the rules are released as soon as they exist,
+    before the worker that sampled a thread page tells it: the sample says so first."""
+    nav = _navigator()
+    nav.sampled_elsewhere("http://f/topic/1/?page=2", _page("<p>a thread page</p>"))
+    pager = _page('<a href="/topic/3/">1</a> <b>2</b> <a href="/topic/3/?page=3">next</a>')
+    nav.sampled_elsewhere("http://f/topic/3/5/", pager)  # a permalink, page 2 by its pager
+    nav.sampled_elsewhere("http://f/board/1/", _page("<p>a board</p>"))
+    for url in ("http://f/topic/1/?page=2", "http://f/topic/1/?page=02", "http://f/topic/3/?page=2"):
+        released = nav.release(url)
+        assert (released.follow, released.role) == (False, "duplicate"), url
+    assert nav.release("http://f/topic/1/").follow, "another page of the thread"
+    assert not nav.admits("http://f/topic/3/9/").follow, "a variant of a thread reached"
+    assert not nav.decide("http://f/topic/1/?page=2", source="http://f/user/2/").new, "no lead"
+
+
 def test_a_dry_fetch_of_a_listing_page_1_under_a_second_url_is_no_evidence() -> None:
     nav = _navigator(probe=2)
     assert nav.decide("http://f/board/6/").follow
