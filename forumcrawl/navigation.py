@@ -149,6 +149,8 @@ class SiteNavigator:
         self._credited: set[tuple[str | None, tuple[str, int]]] = set()
         # What adopt() found for each variant URL: a page is read for its pager once.
         self._adopted: dict[str, tuple[ThreadKey, str] | None] = {}
+        # Variant patterns whose number turned out to name no thread (see read_variant).
+        self._foreign: set[str] = set()
         # Downloads under way per pattern (URL -> when admitted), see admits().
         self._outstanding: dict[str, dict[str, float]] = {}
         self._lock = threading.Lock()
@@ -171,6 +173,10 @@ class SiteNavigator:
                 if key.page is None:
                     if key.thread in self._threads:
                         return Decision(False, "variant", key)
+                    if self._pattern(url, True) in self._foreign:
+                        # Its thread is unknown until fetched: followed under its pattern's
+                        # budget, and no lead (a profile listing post permalinks is no board).
+                        return Decision(True, "variant", key)
                     self._threads.add(key.thread)
                     return Decision(True, "variant", key, new=True)
                 pair = (key.thread, key.page)
@@ -288,9 +294,29 @@ class SiteNavigator:
         return order
 
     def _targets(self, links: list[str]) -> set[tuple[str, int | None]]:
-        """The thread pages (or variants' threads) among ``links``."""
-        keys = (self.key(url) for url in links)
-        return {(key.thread, key.page) for key in keys if key is not None and key.thread is not None}
+        """The thread pages (or variants' threads, when their number names one) among ``links``."""
+        targets = set()
+        for url in links:
+            key = self.key(url)
+            if key is None or key.thread is None:
+                continue
+            if key.page is None and self._pattern(url, True) in self._foreign:
+                continue
+            targets.add((key.thread, key.page))
+        return targets
+
+    def read_variant(self, url: str, tree: Any) -> tuple[ThreadKey, str] | None:
+        """The thread page a fetched variant turned out to be (see :meth:`ThreadIdentity.page_of`),
+        noting when its number is not that thread's (XenForo's ``/posts/<post id>/``): links of
+        its pattern then name no thread, so they are no lead to a new one."""
+        key = self.key(url)
+        if key is None or key.canonical or self.identity is None:
+            return None
+        found = self.identity.page_of(tree, url)
+        if found is not None and found[0].thread != key.thread:
+            with self._lock:
+                self._foreign.add(self._pattern(url, True))
+        return found
 
     def release(self, url: str, number: int | None = None) -> Decision:
         """Whether a link held back while the site was sampled should now be queued.
@@ -403,9 +429,9 @@ class SiteNavigator:
         if url in self._adopted:
             return self._adopted[url]
         key = self.key(url)
-        if key is None or key.canonical or self.identity is None:
+        if key is None or key.canonical:
             return None
-        found = self.identity.page_of(tree, url)
+        found = self.read_variant(url, tree)
         if found is not None:
             pair = (str(found[0].thread), int(found[0].page or 1))
             with self._lock:
@@ -464,7 +490,7 @@ class SiteNavigator:
         if key.canonical:
             self.note_elsewhere([(str(key.thread), int(key.page or 1))])
             return
-        found = self.identity.page_of(tree, url)
+        found = self.read_variant(url, tree)
         if found is not None:
             self.note_elsewhere([(str(found[0].thread), int(found[0].page or 1))])
 

@@ -441,6 +441,8 @@ class SiteSpider(scrapy.Spider):
                 [canonical_url(url) for url in page_links(doc.tree, doc.url) if site_of(url) in self.sites]
                 for doc in docs
             ]
+            for doc in docs:
+                navigator.read_variant(doc.url, doc.tree)
             for i, new in navigator.cover_order(replayed):
                 doc = docs[i]
                 if i < ours:

@@ -292,6 +292,27 @@ def test_an_adopted_permalink_page_is_not_fetched_again_under_its_canonical_url(
     assert not nav.admits("http://f/topic/1/7/").follow
 
 
+def test_a_permalink_numbered_by_its_post_is_its_canonical_threads_page_and_no_lead() -> None:
+    """XenForo's ``/posts/<post id>/`` serves a thread page: its number names no thread, so the
+    page is known by its ``rel=canonical`` thread's pager, and a profile listing such links
+    leads to no new thread by them."""
+    nav = _navigator()
+    assert nav.decide("http://f/topic/7/5/", source="http://f/user/1/").new, "nothing says otherwise yet"
+    page = _page('<a href="/topic/1/">1</a> <b>2</b> <a href="/topic/1/?page=3">next</a>',
+                 '<link rel="canonical" href="/topic/1/?page=2">')
+    assert nav.identity is not None
+    assert nav.identity.page_of(page, "http://f/topic/8/6/") == (ThreadKey("1", 2), "http://f/topic/1/")
+    assert nav.adopt("http://f/topic/8/6/", page) == (ThreadKey("1", 2), "http://f/topic/1/")
+    assert not nav.admits("http://f/topic/1/?page=2").follow, "fetched under the permalink"
+    later = nav.decide("http://f/topic/9/6/", source="http://f/user/2/")
+    assert (later.follow, later.role, later.new) == (True, "variant", False)
+    assert nav.cover_order([["http://f/topic/9/7/", "http://f/topic/10/7/"]]) == [(0, 0)]
+    # A permalink whose own thread's pages the page links is read by them, whatever its canonical.
+    own = _page('<a href="/topic/8/">1</a> <b>2</b> <a href="/topic/8/?page=3">next</a>',
+                '<link rel="canonical" href="/topic/1/">')
+    assert nav.identity.page_of(own, "http://f/topic/8/6/") == (ThreadKey("8", 2), "http://f/topic/8/")
+
+
 def test_the_sample_is_replayed_in_the_order_of_a_cover_of_its_thread_pages() -> None:
     nav = _navigator()
     profile = ["http://f/topic/1/", "http://f/topic/2/"]  # fetched first, lists threads the board lists
