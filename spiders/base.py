@@ -319,7 +319,8 @@ class SiteSpider(scrapy.Spider):
                 if deferring:
                     # Fetched to sample the site: the rules, once they exist, decide it again.
                     meta["forumcrawl_nav"] = "sample"
-            yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
+            request = scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
+            yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
             closed = navigator.fetched(requested or doc.url, new_threads)
             if closed is not None:
@@ -333,6 +334,10 @@ class SiteSpider(scrapy.Spider):
         """Hold a page of a site being sampled (see :meth:`SiteLearner.observe`)."""
         assert self.learner is not None
         self.learner.observe(doc, links, fetched)
+
+    def sample_link(self, site: str, request: scrapy.Request) -> scrapy.Request:
+        """A link fetched to sample ``site``, within its pattern's cap (here, this crawl's)."""
+        return request
 
     def hold_back(self, site: str, request: scrapy.Request) -> scrapy.Request | None:
         """Keep a link of an over-sampled pattern until ``site``'s rules decide it (see

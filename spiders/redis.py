@@ -44,12 +44,13 @@ from twisted.internet.threads import deferToThread
 from twisted.python.failure import Failure
 
 from forumcrawl.document import Document, site_of
+from forumcrawl.extractors.navigation import pattern_key
 from forumcrawl.redis.dupefilter import LeasedDupeFilter
 from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, client_from_settings, push_seeds, redis_url_from_settings
 from forumcrawl.redis.middleware import PARK_META, RELEASE_META
 from forumcrawl.redis.pages import SHARE_SECONDS, Notes, Sampled, WorkerNotes, rules_tag
 from forumcrawl.redis.queue import LeasedQueue, Push
-from forumcrawl.redis.scheduler import WAIT_META, wake_engine
+from forumcrawl.redis.scheduler import SAMPLE_META, WAIT_META, wake_engine
 from forumcrawl.spiders.base import SiteSpider, parse_start_urls
 from forumcrawl.spiders.forum import ForumSpider
 from forumcrawl.spiders.news import NewsSpider
@@ -205,6 +206,13 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         lose them with it), out of the queue, so that no worker fetches them blind; the first
         worker with the rules queues them (:meth:`share_pages`)."""
         request.meta[WAIT_META] = site
+        return request
+
+    def sample_link(self, site: str, request: scrapy.Request) -> scrapy.Request:
+        """Also within its pattern's cap across the cluster (see :data:`SAMPLE_META`): each
+        worker's cap alone let two workers sample ten permalinks of a kind where an embedded
+        crawl samples five, each a thread page fetched again under its canonical URL later."""
+        request.meta[SAMPLE_META] = [site, pattern_key(request.url), self.sample_per_pattern]
         return request
 
     def observe(self, doc: Document, links: list[str], fetched: datetime) -> None:

@@ -189,6 +189,26 @@ def test_waiting_requests_stay_out_of_the_queue_until_taken(redis_server):
     assert [json.loads(m)["url"] for m in members] == ["b", "b"], "a taker that died leaves its leases to expire"
 
 
+def test_links_sampled_by_any_worker_count_against_their_pattern_cap(redis_server):
+    keys = ClusterKeys("t", "s")
+    first, second = (
+        LeasedQueue(redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen,
+                    waiting_key=keys.waiting_lists)
+        for _ in range(2)
+    )
+    waiting, sampled = keys.waiting("f.example"), keys.sampled("f.example")
+
+    def profile(n: int, pattern: str = "/user/#") -> Push:
+        return Push(json.dumps({"url": f"u{n}", "priority": 0}), 0, b"%08d" % n, waiting, sampled, pattern, 3)
+
+    assert first.exchange([profile(1), profile(2), profile(1)]).new == 2, "a duplicate counts for nothing"
+    assert second.exchange([profile(3), profile(4), profile(5, "/board/#")]).new == 3
+    status = first.status()
+    assert (status.queued, status.waiting) == (4, 1), "the cluster's third profile is the last queued"
+    assert [json.loads(m)["url"] for m in first.take_waiting([waiting], 10)] == ["u4"]
+    assert keys.sampled("*") in keys.patterns(), "a reset forgets it"
+
+
 def test_workers_tell_each_other_their_thread_pages_and_samples(redis_server):
     from forumcrawl.extractors.navigation import ThreadIdentity
     from forumcrawl.navigation import SiteNavigator
