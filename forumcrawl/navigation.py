@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urljoin
 
 from w3lib.url import safe_url_string
 
@@ -267,7 +268,7 @@ class SiteNavigator:
             stray.append((target, n))
         return stray
 
-    def cover_order(self, pages: list[list[str]]) -> list[tuple[int, int]]:
+    def cover_order(self, pages: list[list[str]], shown: list[str | None] | None = None) -> list[tuple[int, int]]:
         """How to replay sampled pages (given by their links) through :meth:`decide` and
         :meth:`fetched`: ``(index, new thread pages)`` in the order of a greedy cover of the
         thread pages they link, the page linking most thread pages not yet covered first (ties
@@ -276,9 +277,14 @@ class SiteNavigator:
         A sample is fetched in no telling order, and crediting a lead to whichever page was
         fetched first would credit a member's profile fetched before the boards with threads the
         boards list too, keeping its pattern open to be probed. A minimal crawl reaching the
-        sample's thread pages fetches the boards; the greedy cover credits them.
+        sample's thread pages fetches the boards; the greedy cover credits them. ``shown``: per
+        page, the thread it shows a page of (see :meth:`shown_thread`), whose pages it does not
+        cover.
         """
         targets = [self._targets(links) for links in pages]
+        for i, thread in enumerate(shown or []):
+            if thread is not None:
+                targets[i] = {target for target in targets[i] if target[0] != thread}
         covered: set[tuple[str, int | None]] = set()
         heap = [(-len(t), i) for i, t in enumerate(targets)]
         heapq.heapify(heap)
@@ -304,6 +310,20 @@ class SiteNavigator:
                 continue
             targets.add((key.thread, key.page))
         return targets
+
+    def shown_thread(self, url: str, tree: Any) -> str | None:
+        """The thread a fetched page outside the topic rule shows a page of (XenForo's
+        ``/goto/post?id=``, a quote's link: the thread page again under another URL), by its
+        ``rel=canonical`` thread page and that thread's pager; None for other pages. Its links
+        to that thread's other pages are its own pager, no lead of its pattern: fetched before
+        the boards' threads, such pages looked like boards and kept their pattern open."""
+        if self.identity is None or tree is None or self.is_topic(url):
+            return None
+        declared = tree.xpath("//head/link[@rel='canonical']/@href")[:1]
+        if not declared or not self.is_topic(urljoin(url, declared[0].strip())):
+            return None
+        found = self.identity.page_of(tree, url)
+        return None if found is None else found[0].thread
 
     def read_variant(self, url: str, tree: Any) -> tuple[ThreadKey, str] | None:
         """The thread page a fetched variant turned out to be (see :meth:`ThreadIdentity.page_of`),

@@ -273,6 +273,7 @@ class SiteSpider(scrapy.Spider):
         if recrawl is not None:
             recrawl.observe(doc, navigator)
         new_threads = 0
+        shown = navigator.shown_thread(doc.url, doc.tree) if navigator is not None else None
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in links:
             if site_of(url) not in self.sites or urlsplit(url).path.lower().endswith(_IGNORED_SUFFIXES):
@@ -307,7 +308,7 @@ class SiteSpider(scrapy.Spider):
                         continue
                 number = page_flip_number(records[url].text) if url in records else None
                 decision = navigator.decide(url, number, source=requested or doc.url)
-                new_threads += decision.new
+                new_threads += decision.new and (shown is None or decision.key is None or decision.key.thread != shown)
                 if not decision.follow:
                     self._inc(f"nav/skipped/{decision.role}")
                     continue
@@ -448,7 +449,8 @@ class SiteSpider(scrapy.Spider):
             ]
             for doc in docs:
                 navigator.read_variant(doc.url, doc.tree)
-            for i, new in navigator.cover_order(replayed):
+            shown = [navigator.shown_thread(doc.url, doc.tree) for doc in docs]
+            for i, new in navigator.cover_order(replayed, shown):
                 doc = docs[i]
                 if i < ours:
                     navigator.admits(doc.url)

@@ -313,6 +313,20 @@ def test_a_permalink_numbered_by_its_post_is_its_canonical_threads_page_and_no_l
     assert nav.identity.page_of(own, "http://f/topic/8/6/") == (ThreadKey("8", 2), "http://f/topic/8/")
 
 
+def test_a_thread_page_under_another_pattern_shows_its_thread_and_covers_none_of_it() -> None:
+    """XenForo's ``/goto/post?id=`` (a quote's link) serves a thread page: its pager leads to
+    its own thread's pages, which are no lead of its pattern."""
+    nav = _navigator()
+    page = _page('<a href="/topic/1/">1</a> <b>2</b> <a href="/topic/1/?page=3">next</a> <a href="/topic/4/">quoted</a>',
+                 '<link rel="canonical" href="/topic/1/?page=2">')
+    assert nav.shown_thread("http://f/goto/post?id=9", page) == "1"
+    assert nav.shown_thread("http://f/topic/1/?page=2", page) is None, "a thread page itself"
+    board = _page('<a href="/topic/1/">1</a> <a href="/topic/1/?page=2">2</a>', '<link rel="canonical" href="/board/1/">')
+    assert nav.shown_thread("http://f/board/1/", board) is None
+    links = ["http://f/topic/1/", "http://f/topic/1/?page=3", "http://f/topic/4/"]
+    assert nav.cover_order([links], ["1"]) == [(0, 1)], "only the quoted thread"
+
+
 def test_the_sample_is_replayed_in_the_order_of_a_cover_of_its_thread_pages() -> None:
     nav = _navigator()
     profile = ["http://f/topic/1/", "http://f/topic/2/"]  # fetched first, lists threads the board lists
