@@ -125,6 +125,8 @@ class SiteNavigator:
         self.patterns: dict[str, PatternBudget] = {}
         # Thread pages scheduled, with the URL that scheduled each (None: another worker's).
         self._scheduled: dict[tuple[str, int], str | None] = {}
+        # The pattern of the page whose link queued each thread page (see decide).
+        self._queued_by: dict[tuple[str, int], str | None] = {}
         # Which URL claimed each thread page: the same URL may come again (a request delivered
         # again after a worker or Redis failed), another URL form of the page may not.
         self._fetched: dict[tuple[str, int], str] = {}
@@ -190,10 +192,18 @@ class SiteNavigator:
                 if pair in self._scheduled:
                     # Still a lead while the page waits to be fetched: a board listing threads
                     # that a member's post list (or the sample) queued first keeps its worth.
-                    lead = pair not in self._fetched and pair not in self._elsewhere and credit not in self._credited
+                    # Not when a pattern that has led to new thread pages queued it: a member's
+                    # profile fetched while the boards' threads wait earns nothing by them.
+                    lead = (
+                        pair not in self._fetched
+                        and pair not in self._elsewhere
+                        and credit not in self._credited
+                        and not self._proven(self._queued_by.get(pair))
+                    )
                     self._credited.add(credit)
                     return Decision(False, "duplicate", key, new=lead)
                 self._scheduled[pair] = url
+                self._queued_by[pair] = credit[0]
                 self._threads.add(key.thread)
                 self._credited.add(credit)
                 return Decision(True, "thread", key, new=True)
@@ -537,6 +547,11 @@ class SiteNavigator:
         pair = (str(key.thread), int(key.page or 1))
         with self._lock:
             return self._exported.setdefault(pair, url) == url
+
+    def _proven(self, pattern: str | None) -> bool:
+        """Whether the URL pattern ``pattern`` has led to a new thread page. Called locked."""
+        budget = self.patterns.get(pattern) if pattern is not None else None
+        return budget is not None and budget.hits > 0
 
     def _first_page_again(self, url: str, number: int | None) -> bool:
         """Whether ``url`` is page 1 of a listing followed under its plain URL (``?page=1``).

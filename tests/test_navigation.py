@@ -398,6 +398,19 @@ def test_a_thread_page_queued_but_not_fetched_still_counts_as_a_lead() -> None:
     assert not nav.decide("http://f/topic/1/", source="http://f/forum/9/").new  # fetched: no lead any more
 
 
+def test_a_thread_page_a_proven_board_queued_is_no_lead_of_another_pattern() -> None:
+    """A member's profile fetched while the threads a board queued wait earns nothing by them
+    (it kept a profile pattern open for a dozen fetches in a 2-worker crawl)."""
+    nav = _navigator()
+    assert nav.decide("http://f/topic/1/", source="http://f/board/2/").new
+    nav.fetched("http://f/board/2/", 1)  # the board led to a new thread page
+    assert nav.decide("http://f/topic/2/", source="http://f/board/2/").new
+    assert not nav.decide("http://f/topic/2/", source="http://f/member/7/posts").new
+    # Queued by a pattern on probation: the next pattern linking it is credited (see above).
+    assert nav.decide("http://f/topic/3/", source="http://f/member/7/posts").new
+    assert nav.decide("http://f/topic/3/", source="http://f/board/3/").new
+
+
 def test_permalinks_of_one_thread_are_one_lead() -> None:
     nav = _navigator()
     assert nav.decide("http://f/topic/1/?page=2", source="http://f/topic/1/").new
