@@ -47,7 +47,7 @@ from forumcrawl.extractors.navigation import (
     sequence_links,
 )
 from forumcrawl.learning import SiteLearner
-from forumcrawl.navigation import SiteNavigator
+from forumcrawl.navigation import PROBE, SiteNavigator
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
 from forumcrawl.sitemodel import FileRuleStore, SiteModel
 from forumcrawl.pipelines.incremental import Recrawl
@@ -64,8 +64,9 @@ TOPIC_PRIORITY = 10
 #: after thread pages, before patterns still on probation.
 INDEX_PRIORITY = 5
 #: Before a site's rules exist, links of one URL pattern fetched at most; the others wait for
-#: the rules. The sample then spans the site's page kinds instead of one thread's permalinks.
-SAMPLE_PER_PATTERN = 5
+#: the rules. The sample then spans the site's page kinds instead of one thread's permalinks,
+#: and fetches no more pages of a kind than the rules probe an untried pattern with (PROBE).
+SAMPLE_PER_PATTERN = PROBE
 #: Pages on which the stray page-flip links of one URL pattern are tried for widening the rules
 #: (see :meth:`SiteSpider.add_pages`): links the rules rightly leave out are not tried on every
 #: page, and one page whose links do not tell does not decide for the pattern.
