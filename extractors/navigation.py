@@ -593,8 +593,8 @@ class ThreadIdentity(BaseEstimator):
         the page itself: for a variant URL (a post permalink), whose URL does not say.
 
         The thread is the URL's own, else (when the URL names none, or a number the page links
-        no page of: XenForo's ``/posts/<post id>/``) its ``<link rel="canonical">``'s. The page is one
-        before the pager's *next* link, one after its *previous* link (``rel`` or anchor text),
+        no page of: XenForo's ``/posts/<post id>/``) its ``<link rel="canonical">``'s. The page
+        is one before the pager's *next* link, one after its *previous* link (``rel`` or anchor text),
         else the one number that the numbered links to the thread's pages leave out of a run
         from 1. A page without a pager is the first page of a one-page thread only when its
         ``rel=canonical`` says so (a print view of a whole thread has no pager either). Engines

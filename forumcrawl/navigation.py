@@ -278,7 +278,9 @@ class SiteNavigator:
             stray.append((target, n))
         return stray
 
-    def cover_order(self, pages: list[list[str]], shown: list[str | None] | None = None) -> list[tuple[int, int]]:
+    def cover_order(
+        self, pages: list[list[str]], shown: list[str | None] | None = None
+    ) -> list[tuple[int, int]]:
         """How to replay sampled pages (given by their links) through :meth:`decide` and
         :meth:`fetched`: ``(index, new thread pages)`` in the order of a greedy cover of the
         thread pages they link, the page linking most thread pages not yet covered first (ties
@@ -311,7 +313,7 @@ class SiteNavigator:
 
     def _targets(self, links: list[str]) -> set[tuple[str, int | None]]:
         """The thread pages (or variants' threads, when their number names one) among ``links``."""
-        targets = set()
+        targets: set[tuple[str, int | None]] = set()
         for url in links:
             key = self.key(url)
             if key is None or key.thread is None:

@@ -309,7 +309,8 @@ class SiteSpider(scrapy.Spider):
                         continue
                 number = page_flip_number(records[url].text) if url in records else None
                 decision = navigator.decide(url, number, source=requested or doc.url)
-                new_threads += decision.new and (shown is None or decision.key is None or decision.key.thread != shown)
+                own = shown is not None and decision.key is not None and decision.key.thread == shown
+                new_threads += decision.new and not own
                 if not decision.follow:
                     self._inc(f"nav/skipped/{decision.role}")
                     continue

@@ -275,7 +275,8 @@ class LeasedQueue(PriorityQueue):
             if entry.sampled:
                 self._sample(
                     keys=[self.key, self.dupefilter_key, entry.sampled, entry.waiting, self.waiting_key],
-                    args=[entry.member, entry.score, fp, self.dedup_ttl, entry.pattern, entry.cap, SAMPLE_TTL],
+                    args=[entry.member, entry.score, fp, self.dedup_ttl, entry.pattern, entry.cap,
+                          SAMPLE_TTL],
                     client=pipe,
                 )
             elif entry.waiting:
