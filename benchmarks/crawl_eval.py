@@ -321,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=0,
                         help="crawl with this many forum_redis workers on one Redis (0: embedded)")
     parser.add_argument("--pages", action="store_true", help="no crawl: extract the truth's thread pages")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep each crawl's folders (feeds, fetched URLs in order, logs) in DIR/<site>")
     parser.add_argument("--shown-zone", metavar="ZONE",
                         help="time zone the forum shows times in without naming it (machina: "
                              "Asia/Shanghai): dates are scored by the day the page shows")
@@ -330,16 +332,18 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for name in args.sites:
         with tempfile.TemporaryDirectory(prefix=f"crawl-{name}-") as tmp:
+            work = Path(tmp) if args.keep is None else args.keep / name
+            work.mkdir(parents=True, exist_ok=True)
             path = truth_path(name, args.truth)
             if path is not None:
                 start, aliases, pages, titles = machina_truth(path, args.shown_zone)
                 result = score(name, start, lambda u, a=aliases: a.get(u, u), pages, titles,
-                               Path(tmp), workers=args.workers, pages_only=args.pages)
+                               work, workers=args.workers, pages_only=args.pages)
             else:
                 # Relative times ("3 天前") are read against the fetch time: serve with the real clock.
                 with serve(name, now=datetime.now(timezone.utc).replace(tzinfo=None)) as server:
                     start, truth, pages, titles = mock_truth(server)
-                    result = score(name, start, truth.canonical, pages, titles, Path(tmp),
+                    result = score(name, start, truth.canonical, pages, titles, work,
                                    workers=args.workers, pages_only=args.pages)
         results.append(result)
         print(json.dumps(result, ensure_ascii=False)[:2000], flush=True)

@@ -592,8 +592,9 @@ class ThreadIdentity(BaseEstimator):
         """Which page of which thread a fetched page is, and its thread's first-page URL, from
         the page itself: for a variant URL (a post permalink), whose URL does not say.
 
-        The thread is the URL's own, else its ``<link rel="canonical">``'s. The page is one
-        before the pager's *next* link, one after its *previous* link (``rel`` or anchor text),
+        The thread is the URL's own, else (when the URL names none, or a number the page links
+        no page of: XenForo's ``/posts/<post id>/``) its ``<link rel="canonical">``'s. The page
+        is one before the pager's *next* link, one after its *previous* link (``rel`` or anchor text),
         else the one number that the numbered links to the thread's pages leave out of a run
         from 1. A page without a pager is the first page of a one-page thread only when its
         ``rel=canonical`` says so (a print view of a whole thread has no pager either). Engines
@@ -609,9 +610,18 @@ class ThreadIdentity(BaseEstimator):
         if tree is not None:
             for href in tree.xpath("//head/link[@rel='canonical']/@href")[:1]:
                 declared = self.key(urljoin(url, href.strip()))
-        thread = key.thread or declared.thread
+        found, linked = self._page_in(tree, url, key.thread, declared)
+        if linked or declared.thread in (None, key.thread):
+            return found
+        return self._page_in(tree, url, declared.thread, declared)[0]
+
+    def _page_in(
+        self, tree: Any, url: str, thread: str | None, declared: ThreadKey
+    ) -> tuple[tuple[ThreadKey, str] | None, bool]:
+        """:meth:`page_of` for one thread, and whether the page links a page of it (None when it
+        does not, or its pager does not tell which page it is)."""
         if thread is None:
-            return None
+            return None, False
         first_url: str | None = None
         numbered: set[int] = set()
         before: set[int] = set()
@@ -634,7 +644,7 @@ class ThreadIdentity(BaseEstimator):
             elif page_flip_number(text) == there.page:
                 numbered.add(int(there.page or 1))
         if first_url is None:
-            return None
+            return None, False
         # A "next" link to page 1 is a disabled arrow (askbot's ``?page=None`` on a last page).
         guesses = {n - 1 for n in after if n > 1} | {n + 1 for n in before}
         if not guesses and numbered:
@@ -643,8 +653,8 @@ class ThreadIdentity(BaseEstimator):
         elif not guesses and declared == ThreadKey(thread, 1):
             guesses = {1}
         if len(guesses) != 1:
-            return None
-        return ThreadKey(thread, guesses.pop()), first_url
+            return None, True
+        return (ThreadKey(thread, guesses.pop()), first_url), True
 
     def _path_id(self, url: str) -> str:
         """The path of ``url`` without its page segment and trailing ``/``, as a thread id."""

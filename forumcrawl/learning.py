@@ -207,6 +207,16 @@ class SiteLearner:
         held, sample.held = sample.held, []
         return held
 
+    def take_borrowed(self, site: str) -> list[Document]:
+        """Hand over the pages of ``site`` other workers sampled (see :meth:`borrow`) once its
+        model exists, and forget them: the navigation's budgets start from the cluster's sample,
+        as an embedded crawl's start from its whole sample."""
+        sample = self._sample(site)
+        if sample.model is None:
+            return []
+        borrowed, sample.borrowed = sample.borrowed, []
+        return borrowed
+
     def learn(self, site: str) -> SiteModel:
         """The model of ``site``: learned here, or adopted from the worker that holds its lock.
 
@@ -230,7 +240,7 @@ class SiteLearner:
                     self.store.release(site)
                 logger.info("adopting the rules of %s published by another worker", site)
                 sample = self._sample(site)
-                sample.model, sample.loaded, sample.borrowed = published, True, []
+                sample.model, sample.loaded = published, True
                 return published
             if locked is not False:
                 break
@@ -363,7 +373,6 @@ class SiteLearner:
     def _publish(self, sample: _Sample, model: SiteModel) -> None:
         sample.model = model
         sample.loaded = True
-        sample.borrowed = []
         self.publish(model)
 
     def add_pages(self, site: str, page_url: str, flips: list[tuple[str, int]]) -> SiteModel | None:

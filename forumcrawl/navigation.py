@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urljoin
 
 from w3lib.url import safe_url_string
 
@@ -124,6 +125,8 @@ class SiteNavigator:
         self.patterns: dict[str, PatternBudget] = {}
         # Thread pages scheduled, with the URL that scheduled each (None: another worker's).
         self._scheduled: dict[tuple[str, int], str | None] = {}
+        # The pattern of the page whose link queued each thread page (see decide).
+        self._queued_by: dict[tuple[str, int], str | None] = {}
         # Which URL claimed each thread page: the same URL may come again (a request delivered
         # again after a worker or Redis failed), another URL form of the page may not.
         self._fetched: dict[tuple[str, int], str] = {}
@@ -151,6 +154,8 @@ class SiteNavigator:
         self._adopted: dict[str, tuple[ThreadKey, str] | None] = {}
         # Pages other than thread pages admitted for download or downloaded.
         self._listings: set[str] = set()
+        # Variant patterns whose number turned out to name no thread (see read_variant).
+        self._foreign: set[str] = set()
         # Downloads under way per pattern (URL -> when admitted), see admits().
         self._outstanding: dict[str, dict[str, float]] = {}
         self._lock = threading.Lock()
@@ -173,6 +178,10 @@ class SiteNavigator:
                 if key.page is None:
                     if key.thread in self._threads:
                         return Decision(False, "variant", key)
+                    if self._pattern(url, True) in self._foreign:
+                        # Its thread is unknown until fetched: followed under its pattern's
+                        # budget, and no lead (a profile listing post permalinks is no board).
+                        return Decision(True, "variant", key)
                     self._threads.add(key.thread)
                     return Decision(True, "variant", key, new=True)
                 pair = (key.thread, key.page)
@@ -185,10 +194,18 @@ class SiteNavigator:
                 if pair in self._scheduled:
                     # Still a lead while the page waits to be fetched: a board listing threads
                     # that a member's post list (or the sample) queued first keeps its worth.
-                    lead = pair not in self._fetched and pair not in self._elsewhere and credit not in self._credited
+                    # Not when a pattern that has led to new thread pages queued it: a member's
+                    # profile fetched while the boards' threads wait earns nothing by them.
+                    lead = (
+                        pair not in self._fetched
+                        and pair not in self._elsewhere
+                        and credit not in self._credited
+                        and not self._proven(self._queued_by.get(pair))
+                    )
                     self._credited.add(credit)
                     return Decision(False, "duplicate", key, new=lead)
                 self._scheduled[pair] = url
+                self._queued_by[pair] = credit[0]
                 self._threads.add(key.thread)
                 self._credited.add(credit)
                 return Decision(True, "thread", key, new=True)
@@ -263,7 +280,9 @@ class SiteNavigator:
             stray.append((target, n))
         return stray
 
-    def cover_order(self, pages: list[list[str]]) -> list[tuple[int, int]]:
+    def cover_order(
+        self, pages: list[list[str]], shown: list[str | None] | None = None
+    ) -> list[tuple[int, int]]:
         """How to replay sampled pages (given by their links) through :meth:`decide` and
         :meth:`fetched`: ``(index, new thread pages)`` in the order of a greedy cover of the
         thread pages they link, the page linking most thread pages not yet covered first (ties
@@ -272,9 +291,14 @@ class SiteNavigator:
         A sample is fetched in no telling order, and crediting a lead to whichever page was
         fetched first would credit a member's profile fetched before the boards with threads the
         boards list too, keeping its pattern open to be probed. A minimal crawl reaching the
-        sample's thread pages fetches the boards; the greedy cover credits them.
+        sample's thread pages fetches the boards; the greedy cover credits them. ``shown``: per
+        page, the thread it shows a page of (see :meth:`shown_thread`), whose pages it does not
+        cover.
         """
         targets = [self._targets(links) for links in pages]
+        for i, thread in enumerate(shown or []):
+            if thread is not None:
+                targets[i] = {target for target in targets[i] if target[0] != thread}
         covered: set[tuple[str, int | None]] = set()
         heap = [(-len(t), i) for i, t in enumerate(targets)]
         heapq.heapify(heap)
@@ -290,23 +314,58 @@ class SiteNavigator:
         return order
 
     def _targets(self, links: list[str]) -> set[tuple[str, int | None]]:
-        """The thread pages (or variants' threads) among ``links``."""
-        keys = (self.key(url) for url in links)
-        return {(key.thread, key.page) for key in keys if key is not None and key.thread is not None}
+        """The thread pages (or variants' threads, when their number names one) among ``links``."""
+        targets: set[tuple[str, int | None]] = set()
+        for url in links:
+            key = self.key(url)
+            if key is None or key.thread is None:
+                continue
+            if key.page is None and self._pattern(url, True) in self._foreign:
+                continue
+            targets.add((key.thread, key.page))
+        return targets
+
+    def shown_thread(self, url: str, tree: Any) -> str | None:
+        """The thread a fetched page outside the topic rule shows a page of (XenForo's
+        ``/goto/post?id=``, a quote's link: the thread page again under another URL), by its
+        ``rel=canonical`` thread page and that thread's pager; None for other pages. Its links
+        to that thread's other pages are its own pager, no lead of its pattern: fetched before
+        the boards' threads, such pages looked like boards and kept their pattern open."""
+        if self.identity is None or tree is None or self.is_topic(url):
+            return None
+        declared = tree.xpath("//head/link[@rel='canonical']/@href")[:1]
+        if not declared or not self.is_topic(urljoin(url, declared[0].strip())):
+            return None
+        found = self.identity.page_of(tree, url)
+        return None if found is None else found[0].thread
+
+    def read_variant(self, url: str, tree: Any) -> tuple[ThreadKey, str] | None:
+        """The thread page a fetched variant turned out to be (see :meth:`ThreadIdentity.page_of`),
+        noting when its number is not that thread's (XenForo's ``/posts/<post id>/``): links of
+        its pattern then name no thread, so they are no lead to a new one."""
+        key = self.key(url)
+        if key is None or key.canonical or self.identity is None:
+            return None
+        found = self.identity.page_of(tree, url)
+        if found is not None and found[0].thread != key.thread:
+            with self._lock:
+                self._foreign.add(self._pattern(url, True))
+        return found
 
     def release(self, url: str, number: int | None = None) -> Decision:
         """Whether a link held back while the site was sampled should now be queued.
 
         Its thread page may already count as scheduled (the sample's pages were replayed through
-        :meth:`decide`), so only a page fetched, or released once already, under any URL is a
-        duplicate; a variant is skipped once its thread is reached.
+        :meth:`decide`), so only a page fetched (here or, in a cluster, by another worker), or
+        released once already, under any URL is a duplicate; a variant is skipped once its
+        thread is reached.
         """
         topic = self.is_topic(url)
         key = self.identity.key(url) if topic and self.identity is not None else None
         with self._lock:
             if key is not None and key.canonical:
                 pair = (str(key.thread), int(key.page or 1))
-                if pair in self._fetched or pair in self._released:
+                if pair in self._fetched or pair in self._elsewhere or pair in self._released:
                     return Decision(False, "duplicate", key)
                 self._released[pair] = url
                 return Decision(True, "thread", key)
@@ -434,9 +493,9 @@ class SiteNavigator:
         if url in self._adopted:
             return self._adopted[url]
         key = self.key(url)
-        if key is None or key.canonical or self.identity is None:
+        if key is None or key.canonical:
             return None
-        found = self.identity.page_of(tree, url)
+        found = self.read_variant(url, tree)
         if found is not None:
             pair = (str(found[0].thread), int(found[0].page or 1))
             with self._lock:
@@ -484,6 +543,21 @@ class SiteNavigator:
                 self._threads.add(pair[0])
                 self._reached.add(pair[0])
 
+    def sampled_elsewhere(self, url: str, tree: Any) -> None:
+        """A page another worker of a cluster sampled (it holds and exports the page): its
+        thread page, or the page a variant's pager names (see :meth:`ThreadIdentity.page_of`),
+        counts as fetched there (see :meth:`note_elsewhere`). That worker tells its fetches only
+        once it has the rules, a moment after the links that waited for them were released here."""
+        key = self.key(url)
+        if key is None or self.identity is None:
+            return
+        if key.canonical:
+            self.note_elsewhere([(str(key.thread), int(key.page or 1))])
+            return
+        found = self.read_variant(url, tree)
+        if found is not None:
+            self.note_elsewhere([(str(found[0].thread), int(found[0].page or 1))])
+
     def closed_patterns(self) -> list[str]:
         """The URL patterns closed so far (see :meth:`close`)."""
         with self._lock:
@@ -507,6 +581,11 @@ class SiteNavigator:
         pair = (str(key.thread), int(key.page or 1))
         with self._lock:
             return self._exported.setdefault(pair, url) == url
+
+    def _proven(self, pattern: str | None) -> bool:
+        """Whether the URL pattern ``pattern`` has led to a new thread page. Called locked."""
+        budget = self.patterns.get(pattern) if pattern is not None else None
+        return budget is not None and budget.hits > 0
 
     def _first_page_again(self, url: str, number: int | None) -> bool:
         """Whether ``url`` is page 1 of a listing followed under its plain URL (``?page=1``).

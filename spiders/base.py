@@ -47,7 +47,7 @@ from forumcrawl.extractors.navigation import (
     sequence_links,
 )
 from forumcrawl.learning import SiteLearner
-from forumcrawl.navigation import SiteNavigator
+from forumcrawl.navigation import PROBE, SiteNavigator
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
 from forumcrawl.sitemodel import FileRuleStore, SiteModel
 from forumcrawl.pipelines.incremental import Recrawl
@@ -64,8 +64,9 @@ TOPIC_PRIORITY = 10
 #: after thread pages, before patterns still on probation.
 INDEX_PRIORITY = 5
 #: Before a site's rules exist, links of one URL pattern fetched at most; the others wait for
-#: the rules. The sample then spans the site's page kinds instead of one thread's permalinks.
-SAMPLE_PER_PATTERN = 5
+#: the rules. The sample then spans the site's page kinds instead of one thread's permalinks,
+#: and fetches no more pages of a kind than the rules probe an untried pattern with (PROBE).
+SAMPLE_PER_PATTERN = PROBE
 #: Pages on which the stray page-flip links of one URL pattern are tried for widening the rules
 #: (see :meth:`SiteSpider.add_pages`): links the rules rightly leave out are not tried on every
 #: page, and one page whose links do not tell does not decide for the pattern.
@@ -276,6 +277,7 @@ class SiteSpider(scrapy.Spider):
         # A listing's page flips wait for the page's yield: they go on as a sequence when the
         # page led to new thread pages (see SiteNavigator.chains).
         flips: list[tuple[str, dict[str, Any], bool]] = []
+        shown = navigator.shown_thread(doc.url, doc.tree) if navigator is not None else None
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in links:
             if site_of(url) not in self.sites or urlsplit(url).path.lower().endswith(_IGNORED_SUFFIXES):
@@ -310,7 +312,8 @@ class SiteSpider(scrapy.Spider):
                         continue
                 number = page_flip_number(records[url].text) if url in records else None
                 decision = navigator.decide(url, number, source=requested or doc.url)
-                new_threads += decision.new
+                own = shown is not None and decision.key is not None and decision.key.thread == shown
+                new_threads += decision.new and not own
                 if navigator.chains(doc.url, url, number, decision):
                     flips.append((url, meta, decision.follow))
                     continue
@@ -325,7 +328,8 @@ class SiteSpider(scrapy.Spider):
                 if deferring:
                     # Fetched to sample the site: the rules, once they exist, decide it again.
                     meta["forumcrawl_nav"] = "sample"
-            yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
+            request = scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
+            yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
             for url, meta, follow in flips:
                 if new_threads:
@@ -354,6 +358,10 @@ class SiteSpider(scrapy.Spider):
         """Hold a page of a site being sampled (see :meth:`SiteLearner.observe`)."""
         assert self.learner is not None
         self.learner.observe(doc, links, fetched)
+
+    def sample_link(self, site: str, request: scrapy.Request) -> scrapy.Request:
+        """A link fetched to sample ``site``, within its pattern's cap (here, this crawl's)."""
+        return request
 
     def hold_back(self, site: str, request: scrapy.Request) -> scrapy.Request | None:
         """Keep a link of an over-sampled pattern until ``site``'s rules decide it (see
@@ -451,24 +459,32 @@ class SiteSpider(scrapy.Spider):
                 navigator = self.navigator(model) or navigator
             # Their links were queued before the rules existed: mark them as scheduled, and count
             # what each pattern led to, so that budgets start from the sample (replayed in the
-            # order of a greedy cover of its thread pages, see SiteNavigator.cover_order).
+            # order of a greedy cover of its thread pages, see SiteNavigator.cover_order). In a
+            # cluster the pages other workers sampled count too (as fetched there): a worker
+            # whose own share of the sample holds the member profiles but not the boards would
+            # credit the profiles with the boards' threads and keep probing them.
+            docs = [held.document for held in held_pages]
+            ours = len(docs)
+            docs += self.learner.take_borrowed(site)
             replayed = [
-                (held, [
-                    canonical_url(url)
-                    for url in page_links(held.document.tree, held.document.url)
-                    if site_of(url) in self.sites
-                ])
-                for held in held_pages
+                [canonical_url(url) for url in page_links(doc.tree, doc.url) if site_of(url) in self.sites]
+                for doc in docs
             ]
-            for i, new in navigator.cover_order([links for _, links in replayed]):
-                held, links = replayed[i]
-                navigator.admits(held.document.url)
-                navigator.adopt(held.document.url, held.document.tree)
-                if self.recrawl is not None:
-                    self.recrawl.observe(held.document, navigator)
-                for url in links:
-                    navigator.decide(url, source=held.document.url)
-                navigator.fetched(held.document.url, new)
+            for doc in docs:
+                navigator.read_variant(doc.url, doc.tree)
+            shown = [navigator.shown_thread(doc.url, doc.tree) for doc in docs]
+            for i, new in navigator.cover_order(replayed, shown):
+                doc = docs[i]
+                if i < ours:
+                    navigator.admits(doc.url)
+                    navigator.adopt(doc.url, doc.tree)
+                    if self.recrawl is not None:
+                        self.recrawl.observe(doc, navigator)
+                else:
+                    navigator.sampled_elsewhere(doc.url, doc.tree)
+                for url in replayed[i]:
+                    navigator.decide(url, source=doc.url)
+                navigator.fetched(doc.url, new)
         for request in self.regained(site):
             yield request
         for request in self._deferred.pop(site, []):

@@ -67,6 +67,26 @@ def test_learns_topic_and_extraction_rules_and_stores_them(tmp_path, forum_serve
     assert reused.model(site) == model
 
 
+def test_pages_borrowed_from_other_workers_are_handed_over_once_the_rules_exist(tmp_path, phpbb_docs):
+    """Learned or adopted, a worker gets the cluster's sample back for its navigation's budgets."""
+    half = len(phpbb_docs) // 2
+    site = phpbb_docs[0].site
+    published = None
+    for name in ("learns", "adopts"):
+        learner = SiteLearner(FileRuleStore(tmp_path / name), url_sample=200, min_pages=20)
+        observe_all(learner, phpbb_docs[:half])
+        for doc in phpbb_docs[half:]:
+            learner.borrow(doc, page_links(doc.tree, doc.url))
+        assert learner.take_borrowed(site) == [], "kept while the site is sampled"
+        assert learner.ready(site), "the cluster's pages fill the sample"
+        if published is not None:  # another worker learned the site first
+            learner.store.put(published)
+        published = learner.learn(site)
+        assert [d.url for d in learner.take_borrowed(site)] == [d.url for d in phpbb_docs[half:]]
+        assert learner.take_borrowed(site) == []
+        assert len(learner.take_held(site)) == half
+
+
 def test_template_drift_triggers_one_relearn(tmp_path, forum_servers, phpbb_docs):
     learner = SiteLearner(FileRuleStore(tmp_path), url_sample=200, min_pages=20, relearn_after=3)
     observe_all(learner, phpbb_docs)

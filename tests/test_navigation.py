@@ -320,6 +320,41 @@ def test_an_adopted_permalink_page_is_not_fetched_again_under_its_canonical_url(
     assert not nav.admits("http://f/topic/1/7/").follow
 
 
+def test_a_permalink_numbered_by_its_post_is_its_canonical_threads_page_and_no_lead() -> None:
+    """XenForo's ``/posts/<post id>/`` serves a thread page: its number names no thread, so the
+    page is known by its ``rel=canonical`` thread's pager, and a profile listing such links
+    leads to no new thread by them."""
+    nav = _navigator()
+    assert nav.decide("http://f/topic/7/5/", source="http://f/user/1/").new, "nothing says otherwise yet"
+    page = _page('<a href="/topic/1/">1</a> <b>2</b> <a href="/topic/1/?page=3">next</a>',
+                 '<link rel="canonical" href="/topic/1/?page=2">')
+    assert nav.identity is not None
+    assert nav.identity.page_of(page, "http://f/topic/8/6/") == (ThreadKey("1", 2), "http://f/topic/1/")
+    assert nav.adopt("http://f/topic/8/6/", page) == (ThreadKey("1", 2), "http://f/topic/1/")
+    assert not nav.admits("http://f/topic/1/?page=2").follow, "fetched under the permalink"
+    later = nav.decide("http://f/topic/9/6/", source="http://f/user/2/")
+    assert (later.follow, later.role, later.new) == (True, "variant", False)
+    assert nav.cover_order([["http://f/topic/9/7/", "http://f/topic/10/7/"]]) == [(0, 0)]
+    # A permalink whose own thread's pages the page links is read by them, whatever its canonical.
+    own = _page('<a href="/topic/8/">1</a> <b>2</b> <a href="/topic/8/?page=3">next</a>',
+                '<link rel="canonical" href="/topic/1/">')
+    assert nav.identity.page_of(own, "http://f/topic/8/6/") == (ThreadKey("8", 2), "http://f/topic/8/")
+
+
+def test_a_thread_page_under_another_pattern_shows_its_thread_and_covers_none_of_it() -> None:
+    """XenForo's ``/goto/post?id=`` (a quote's link) serves a thread page: its pager leads to
+    its own thread's pages, which are no lead of its pattern."""
+    nav = _navigator()
+    page = _page('<a href="/topic/1/">1</a> <b>2</b> <a href="/topic/1/?page=3">next</a> <a href="/topic/4/">quoted</a>',
+                 '<link rel="canonical" href="/topic/1/?page=2">')
+    assert nav.shown_thread("http://f/goto/post?id=9", page) == "1"
+    assert nav.shown_thread("http://f/topic/1/?page=2", page) is None, "a thread page itself"
+    board = _page('<a href="/topic/1/">1</a> <a href="/topic/1/?page=2">2</a>', '<link rel="canonical" href="/board/1/">')
+    assert nav.shown_thread("http://f/board/1/", board) is None
+    links = ["http://f/topic/1/", "http://f/topic/1/?page=3", "http://f/topic/4/"]
+    assert nav.cover_order([links], ["1"]) == [(0, 1)], "only the quoted thread"
+
+
 def test_the_sample_is_replayed_in_the_order_of_a_cover_of_its_thread_pages() -> None:
     nav = _navigator()
     profile = ["http://f/topic/1/", "http://f/topic/2/"]  # fetched first, lists threads the board lists
@@ -327,6 +362,22 @@ def test_the_sample_is_replayed_in_the_order_of_a_cover_of_its_thread_pages() ->
     other = ["http://f/topic/9/", "http://f/login/"]
     order = nav.cover_order([profile, board, other, profile])
     assert order == [(1, 5), (2, 1), (0, 0), (3, 0)], "the board covers first; the profiles add nothing"
+
+
+def test_pages_another_worker_sampled_count_as_fetched_there() -> None:
+    """In a cluster the links that waited for the rules are released as soon as they exist,
+    before the worker that sampled a thread page tells it: the sample says so first."""
+    nav = _navigator()
+    nav.sampled_elsewhere("http://f/topic/1/?page=2", _page("<p>a thread page</p>"))
+    pager = _page('<a href="/topic/3/">1</a> <b>2</b> <a href="/topic/3/?page=3">next</a>')
+    nav.sampled_elsewhere("http://f/topic/3/5/", pager)  # a permalink, page 2 by its pager
+    nav.sampled_elsewhere("http://f/board/1/", _page("<p>a board</p>"))
+    for url in ("http://f/topic/1/?page=2", "http://f/topic/1/?page=02", "http://f/topic/3/?page=2"):
+        released = nav.release(url)
+        assert (released.follow, released.role) == (False, "duplicate"), url
+    assert nav.release("http://f/topic/1/").follow, "another page of the thread"
+    assert not nav.admits("http://f/topic/3/9/").follow, "a variant of a thread reached"
+    assert not nav.decide("http://f/topic/1/?page=2", source="http://f/user/2/").new, "no lead"
 
 
 def test_a_dry_fetch_of_a_listing_page_1_under_a_second_url_is_no_evidence() -> None:
@@ -373,6 +424,19 @@ def test_a_thread_page_queued_but_not_fetched_still_counts_as_a_lead() -> None:
     assert not nav.decide("http://f/topic/1/", source="http://f/board/3/").new
     nav.admits("http://f/topic/1/")
     assert not nav.decide("http://f/topic/1/", source="http://f/forum/9/").new  # fetched: no lead any more
+
+
+def test_a_thread_page_a_proven_board_queued_is_no_lead_of_another_pattern() -> None:
+    """A member's profile fetched while the threads a board queued wait earns nothing by them
+    (it kept a profile pattern open for a dozen fetches in a 2-worker crawl)."""
+    nav = _navigator()
+    assert nav.decide("http://f/topic/1/", source="http://f/board/2/").new
+    nav.fetched("http://f/board/2/", 1)  # the board led to a new thread page
+    assert nav.decide("http://f/topic/2/", source="http://f/board/2/").new
+    assert not nav.decide("http://f/topic/2/", source="http://f/member/7/posts").new
+    # Queued by a pattern on probation: the next pattern linking it is credited (see above).
+    assert nav.decide("http://f/topic/3/", source="http://f/member/7/posts").new
+    assert nav.decide("http://f/topic/3/", source="http://f/board/3/").new
 
 
 def test_permalinks_of_one_thread_are_one_lead() -> None:

@@ -189,6 +189,26 @@ def test_waiting_requests_stay_out_of_the_queue_until_taken(redis_server):
     assert [json.loads(m)["url"] for m in members] == ["b", "b"], "a taker that died leaves its leases to expire"
 
 
+def test_links_sampled_by_any_worker_count_against_their_pattern_cap(redis_server):
+    keys = ClusterKeys("t", "s")
+    first, second = (
+        LeasedQueue(redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen,
+                    waiting_key=keys.waiting_lists)
+        for _ in range(2)
+    )
+    waiting, sampled = keys.waiting("f.example"), keys.sampled("f.example")
+
+    def profile(n: int, pattern: str = "/user/#") -> Push:
+        return Push(json.dumps({"url": f"u{n}", "priority": 0}), 0, b"%08d" % n, waiting, sampled, pattern, 3)
+
+    assert first.exchange([profile(1), profile(2), profile(1)]).new == 2, "a duplicate counts for nothing"
+    assert second.exchange([profile(3), profile(4), profile(5, "/board/#")]).new == 3
+    status = first.status()
+    assert (status.queued, status.waiting) == (4, 1), "the cluster's third profile is the last queued"
+    assert [json.loads(m)["url"] for m in first.take_waiting([waiting], 10)] == ["u4"]
+    assert keys.sampled("*") in keys.patterns(), "a reset forgets it"
+
+
 def test_workers_tell_each_other_their_thread_pages_and_samples(redis_server):
     from forumcrawl.extractors.navigation import ThreadIdentity
     from forumcrawl.navigation import SiteNavigator
@@ -228,6 +248,28 @@ def test_workers_tell_each_other_their_thread_pages_and_samples(redis_server):
     assert not ours.admits("http://f/topic/1/?post=9").follow, "a variant of a thread reached elsewhere"
     assert ours.decide("http://f/topic/2/?page=2", source="http://f/board/1/").new
     assert not ours.decide("http://f/login?next=7").follow, "a pattern the other worker closed"
+
+
+def test_links_waiting_for_a_site_sampled_elsewhere_outwait_its_sampler(redis_server) -> None:
+    """A worker holding no page of a site releases the links waiting for its rules blind only
+    once its sampler, which learns from a partial sample after the cluster's queue has been
+    empty for FORUMCRAWL_REDIS_IDLE_CLOSE, would have published them."""
+    from scrapy.utils.test import get_crawler
+    from twisted.internet.defer import Deferred
+
+    from forumcrawl.spiders.redis import ForumRedisSpider
+
+    from forumcrawl import defaults
+
+    settings = {name: getattr(defaults, name) for name in dir(defaults) if name.startswith("FORUMCRAWL_")}
+    settings.update(FORUMCRAWL_REDIS_URL=redis_url(redis_server), FORUMCRAWL_REDIS_IDLE_CLOSE=3.0)
+    crawler = get_crawler(ForumRedisSpider, settings)
+    spider = ForumRedisSpider.from_crawler(crawler)
+    spider._counting = Deferred()  # a count under way: the last one read stands (empty)
+    spider._queued = 0
+    for empty_for, due in ((0.0, False), (3.5, False), (6.1, True)):
+        spider._empty_since = time.monotonic() - empty_for
+        assert spider.orphans_due() is due, empty_for
 
 
 def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_servers):

@@ -196,6 +196,11 @@ class ClusterKeys:
         SCAN pattern; see :mod:`forumcrawl.redis.pages`)."""
         return self._key(f"sample:{site}")
 
+    def sampled(self, site: str) -> str:
+        """HASH of the links queued per URL pattern to sample ``site`` before its rules existed
+        (``*``: a SCAN pattern; see :meth:`LeasedQueue.exchange`'s sample cap)."""
+        return self._key(f"sampled:{site}")
+
     @property
     def closed(self) -> str:
         """SET of the URL patterns the workers closed, JSON ``[site, pattern]`` (see
@@ -225,7 +230,7 @@ class ClusterKeys:
 
     def patterns(self) -> list[str]:
         """SCAN patterns of the crawl's keys named after a thread or a site (to reset it)."""
-        return [self.thread("*"), self.waiting("*"), self.sample("*")]
+        return [self.thread("*"), self.waiting("*"), self.sample("*"), self.sampled("*")]
 
     def all(self) -> list[str]:
         """Every key of the crawl but those of :meth:`patterns` (to reset it)."""

@@ -20,6 +20,7 @@ import redis
 from scrapy_redis.queue import PriorityQueue
 
 from forumcrawl.redis import serializer as json_serializer
+from forumcrawl.redis.pages import SAMPLE_TTL
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -67,6 +68,26 @@ if ARGV[2] ~= '' then
 end
 redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('SADD', KEYS[3], KEYS[1])
+return 1
+"""
+
+# KEYS: queue, seen, sampled HASH, waiting list, waiting index. ARGV: member, score,
+# fingerprint ('' = no dedup), ttl seconds, pattern, cap, sampled ttl seconds. A link fetched to
+# sample a site is queued while its pattern has fewer than ``cap`` links queued by any worker,
+# else it waits for the site's rules with the links each worker held back itself.
+_SAMPLE = """
+if ARGV[3] ~= '' then
+  if redis.call('SADD', KEYS[2], ARGV[3]) == 0 then return 0 end
+  if tonumber(ARGV[4]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+end
+local n = redis.call('HINCRBY', KEYS[3], ARGV[5], 1)
+redis.call('EXPIRE', KEYS[3], ARGV[7])
+if n > tonumber(ARGV[6]) then
+  redis.call('RPUSH', KEYS[4], ARGV[1])
+  redis.call('SADD', KEYS[5], KEYS[4])
+else
+  redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
+end
 return 1
 """
 
@@ -148,6 +169,11 @@ class Push:
     score: float
     fingerprint: bytes | None
     waiting: str = ""
+    #: A link fetched to sample a site: the site's HASH of links queued per pattern, the link's
+    #: pattern and the cap; over the cap, it waits in ``waiting`` (see :data:`_SAMPLE`).
+    sampled: str = ""
+    pattern: str = ""
+    cap: int = 0
 
 
 @dataclass(frozen=True)
@@ -212,6 +238,7 @@ class LeasedQueue(PriorityQueue):
         self._renew = server.register_script(_RENEW)
         self._wait = server.register_script(_WAIT)
         self._take_waiting = server.register_script(_TAKE_WAITING)
+        self._sample = server.register_script(_SAMPLE)
 
     def encode(self, request: Request) -> str:
         """The request as stored (the lease's identity)."""
@@ -247,7 +274,14 @@ class LeasedQueue(PriorityQueue):
         keys = [self.key, self.leases_key, self.dupefilter_key]
         for entry in entries:
             fp = entry.fingerprint if entry.fingerprint is not None else b""
-            if entry.waiting:
+            if entry.sampled:
+                self._sample(
+                    keys=[self.key, self.dupefilter_key, entry.sampled, entry.waiting, self.waiting_key],
+                    args=[entry.member, entry.score, fp, self.dedup_ttl, entry.pattern, entry.cap,
+                          SAMPLE_TTL],
+                    client=pipe,
+                )
+            elif entry.waiting:
                 self._wait(
                     keys=[entry.waiting, self.dupefilter_key, self.waiting_key],
                     args=[entry.member, fp, self.dedup_ttl],

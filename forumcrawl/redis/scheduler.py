@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
     from twisted.python.failure import Failure
 
-__all__ = ["LEASE_META", "WAIT_META", "LeasedRedisScheduler", "lease_finished", "wake_engine"]
+__all__ = ["LEASE_META", "SAMPLE_META", "WAIT_META", "LeasedRedisScheduler", "lease_finished", "wake_engine"]
 
 T = TypeVar("T")
 
@@ -75,6 +75,11 @@ LEASE_META = "forumcrawl_lease"
 #: site's waiting list (:meth:`ClusterKeys.waiting`), not to the queue, until a worker that has
 #: the rules takes it (:meth:`LeasedQueue.take_waiting`).
 WAIT_META = "forumcrawl_wait_rules"
+#: ``request.meta`` key of a link fetched to sample a site before its rules exist: ``[site,
+#: pattern, cap]``. It is queued while fewer than ``cap`` links of its URL pattern were, by any
+#: worker; else it waits for the rules (each worker's own cap would let N workers sample N times
+#: as many pages of a kind as one).
+SAMPLE_META = "forumcrawl_sample"
 #: Signal ``(lease, park, release, abandon)``: a leased request's results are durable (ack it), or
 #: its page is held until site ``park``'s held pages are exported, or (``abandon``) its results were
 #: lost and the lease is left to expire; ``release``: this response exported that site's held pages,
@@ -382,14 +387,20 @@ class LeasedRedisScheduler(Scheduler):
         fingerprint = None if request.dont_filter else self.df.request_fingerprint(request)
         # popped before encoding: once released, the request is queued like any other
         site = request.meta.pop(WAIT_META, None)
+        sample = request.meta.pop(SAMPLE_META, None)
         try:
             member = self._encode(request)
         except (TypeError, ValueError) as exc:
             self._inc("unserialisable")
             logger.warning("dropped %s: cannot be serialised: %s", request, exc, extra={"spider": self.spider})
             return False
-        waiting = self.keys.waiting(site) if site else ""
-        self._outbox.append(Push(member, -request.priority, fingerprint, waiting))
+        if sample and not site:
+            sampled, pattern, cap = sample
+            push = Push(member, -request.priority, fingerprint, self.keys.waiting(sampled),
+                        self.keys.sampled(sampled), pattern, int(cap))
+        else:
+            push = Push(member, -request.priority, fingerprint, self.keys.waiting(site) if site else "")
+        self._outbox.append(push)
         self._pushed.append(request)
         self._remote_empty = False
         if len(self._outbox) >= FLUSH_AT:
