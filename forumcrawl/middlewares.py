@@ -162,11 +162,10 @@ class NavigationMiddleware:
         if navigator is None:
             return
         hold = not request.meta.get("redirect_urls")
-        chained = request.meta.get("forumcrawl_nav") == "chained"
-        decision = navigator.admits(request.url, hold=hold, chained=chained)
+        decision = navigator.admits(request.url, hold=hold)
         while decision.role == "wait":
             await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
-            decision = navigator.admits(request.url, hold=hold, chained=chained)
+            decision = navigator.admits(request.url, hold=hold)
         if not decision.follow:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value(f"forumcrawl/nav/skipped/{decision.role}")

@@ -152,8 +152,6 @@ class SiteNavigator:
         self._credited: set[tuple[str | None, tuple[str, int]]] = set()
         # What adopt() found for each variant URL: a page is read for its pager once.
         self._adopted: dict[str, tuple[ThreadKey, str] | None] = {}
-        # Pages other than thread pages admitted for download or downloaded.
-        self._listings: set[str] = set()
         # Variant patterns whose number turned out to name no thread (see read_variant).
         self._foreign: set[str] = set()
         # Downloads under way per pattern (URL -> when admitted), see admits().
@@ -371,14 +369,12 @@ class SiteNavigator:
                 return Decision(True, "thread", key)
         return self.decide(url, number)
 
-    def admits(self, url: str, *, hold: bool = True, chained: bool = False) -> Decision:
+    def admits(self, url: str, *, hold: bool = True) -> Decision:
         """Whether a queued request should be downloaded now: not when its thread page was
         fetched under another URL, nor when its pattern closed since it was queued; ``wait``
         while its pattern's downloads under way are as many as the dry fetches it has left.
         ``hold``: the download takes a place among those under way until :meth:`fetched` or
-        :meth:`forget` (not for a redirect's target: the URL first asked holds the place).
-        ``chained``: a listing's page flip followed past its closed pattern (see
-        :meth:`chains`), downloaded whatever the pattern's budget."""
+        :meth:`forget` (not for a redirect's target: the URL first asked holds the place)."""
         topic = self.is_topic(url)
         key = self.identity.key(url) if topic and self.identity is not None else None
         with self._lock:
@@ -400,13 +396,6 @@ class SiteNavigator:
             name = self._pattern(url, topic)
             budget = self.patterns.setdefault(name, PatternBudget())
             role = "variant" if topic else "index"
-            if chained and not topic:
-                # Queued past the scheduler's dupefilter (the URL may have been queued before
-                # and dropped here at its closed pattern): each listing page once, here.
-                if url in self._listings:
-                    return Decision(False, "duplicate", key)
-                self._listings.add(url)
-                return Decision(True, role, key)
             if budget.closed:
                 return Decision(False, "variant" if topic else "other", key)
             now = time.monotonic()
@@ -414,37 +403,17 @@ class SiteNavigator:
             for stale in [u for u, t in under_way.items() if now - t > STALE]:
                 del under_way[stale]
             if hold and url not in under_way:
-                if not topic and url in self._listings:
-                    return Decision(False, "duplicate", key)  # downloaded as a page flip
                 dry = budget.fetches - budget.last_yield
                 if dry + len(under_way) >= budget.dry_limit(self.probe, self.window):
                     return Decision(False, "wait", key)
                 under_way[url] = now
-            if not topic:
-                self._listings.add(url)
             return Decision(True, role, key)
-
-    def chains(self, source: str, url: str, number: int | None, decision: Decision) -> bool:
-        """Whether the link to ``url`` (``decision`` taken) is a listing's page flip, followed
-        whatever its pattern's budget once the listing page at ``source`` turned out to lead
-        to new thread pages (and only by the budget otherwise). A pattern's budget pools every
-        page of its shape (each sort order's pages, each tag's), and a dry run among the others
-        can close it while one listing's later pages still hold threads no other page links.
-        FoCUS follows an index's page flips as one sequence: here the sequence goes on while
-        its pages lead to new thread pages."""
-        return (
-            number is not None
-            and decision.role in ("index", "other")
-            and not self.is_topic(url)
-            and not self.is_topic(source)
-        )
 
     def forget(self, url: str) -> None:
         """Give up the place a download admitted under its pattern's budget held, for a request
         dropped before it was downloaded."""
         with self._lock:
             self._outstanding.get(self._pattern(url, self.is_topic(url)), {}).pop(url, None)
-            self._listings.discard(url)
 
     def yield_rate(self, url: str) -> float:
         """New thread pages per fetch that ``url``'s pattern has led to so far, as a share of the
@@ -466,7 +435,6 @@ class SiteNavigator:
             return None
         name = self._pattern(url, topic)
         with self._lock:
-            self._listings.add(url)
             self._outstanding.get(name, {}).pop(url, None)
             if not new_threads and not topic and self._alias_followed(url):
                 # Most likely a listing's page 1 again (``?page=1`` beside the plain URL, fetched

@@ -274,9 +274,6 @@ class SiteSpider(scrapy.Spider):
         if recrawl is not None:
             recrawl.observe(doc, navigator)
         new_threads = 0
-        # A listing's page flips wait for the page's yield: they go on as a sequence when the
-        # page led to new thread pages (see SiteNavigator.chains).
-        flips: list[tuple[str, dict[str, Any], bool]] = []
         shown = navigator.shown_thread(doc.url, doc.tree) if navigator is not None else None
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in links:
@@ -314,9 +311,6 @@ class SiteSpider(scrapy.Spider):
                 decision = navigator.decide(url, number, source=requested or doc.url)
                 own = shown is not None and decision.key is not None and decision.key.thread == shown
                 new_threads += decision.new and not own
-                if navigator.chains(doc.url, url, number, decision):
-                    flips.append((url, meta, decision.follow))
-                    continue
                 if not decision.follow:
                     self._inc(f"nav/skipped/{decision.role}")
                     continue
@@ -331,21 +325,6 @@ class SiteSpider(scrapy.Spider):
             request = scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
-            for url, meta, follow in flips:
-                if new_threads:
-                    meta["forumcrawl_nav"] = "chained"
-                    self._inc("nav/chained")
-                elif follow:
-                    meta["forumcrawl_nav"] = "index"
-                else:
-                    self._inc("nav/skipped/other")
-                    continue
-                priority = self.nav_priority(navigator, url, "index")
-                # A chained flip may have been queued before and dropped at its closed pattern
-                # (in a cluster, by another worker): the navigator, not the dupefilter, sees
-                # that each is downloaded once.
-                chained = meta["forumcrawl_nav"] == "chained"
-                yield scrapy.Request(url, callback=self.parse, priority=priority, meta=meta, dont_filter=chained)
             closed = navigator.fetched(requested or doc.url, new_threads)
             if closed is not None:
                 self._inc("nav/closed_patterns")

@@ -208,34 +208,6 @@ def test_a_pattern_that_leads_to_no_new_thread_closes_after_its_probe() -> None:
     assert nav.yield_rate("http://f/user/a/") == 0.0
 
 
-def test_a_listing_that_leads_to_new_threads_goes_on_past_its_closed_pattern() -> None:
-    """Askbot pools every sort order's and tag's listing pages in one pattern: a dry run among
-    the other orders closed it while one order's page 2 alone still listed three threads (lost
-    in one crawl of three). A listing page that led to new threads has its page flips followed
-    whatever the budget, each page once."""
-    nav = _navigator(probe=3)
-    for sort in ("votes", "age", "answers"):
-        nav.fetched(f"http://f/questions/sort:{sort}/page:1/", 0)
-    flip = "http://f/questions/sort:activity/page:2/"
-    decision = nav.decide(flip, 2, source="http://f/questions/sort:activity/page:1/")
-    assert (decision.follow, decision.role) == (False, "other"), "the pattern closed"
-    assert nav.chains("http://f/questions/sort:activity/page:1/", flip, 2, decision)
-    assert not nav.chains("http://f/questions/sort:activity/page:1/", flip, None, decision), "no page flip"
-    assert not nav.chains("http://f/topic/1/", flip, 2, decision), "a thread page is no listing"
-    assert not nav.admits(flip).follow
-    assert nav.admits(flip, chained=True).follow
-    assert nav.admits(flip, chained=True).role == "duplicate", "each listing page once"
-    nav.fetched("http://f/questions/sort:activity/page:3/", 2)
-    assert not nav.admits("http://f/questions/sort:activity/page:3/", chained=True).follow
-    # A page flip queued both ways (as a lead of its open pattern, and chained past the
-    # dupefilter) is downloaded once, whichever comes first.
-    assert nav.admits("http://f/board/2/", chained=True).follow
-    assert nav.admits("http://f/board/2/").role == "duplicate"
-    assert nav.admits("http://f/board/3/").follow
-    assert nav.admits("http://f/board/3/").follow, "a retry keeps its place"
-    assert nav.admits("http://f/board/3/", chained=True).role == "duplicate"
-
-
 def test_a_pattern_has_no_more_downloads_under_way_than_dry_fetches_left() -> None:
     nav = _navigator(probe=3)
     under_way = [nav.admits(f"http://f/user/{n}/") for n in range(5)]
