@@ -152,8 +152,11 @@ class SiteNavigator:
         self._credited: set[tuple[str | None, tuple[str, int]]] = set()
         # What adopt() found for each variant URL: a page is read for its pager once.
         self._adopted: dict[str, tuple[ThreadKey, str] | None] = {}
-        # Variant patterns whose number turned out to name no thread (see read_variant).
+        # Variant patterns whose number turned out to name no thread, and what each variant
+        # page read showed (see read_variant): the sample's replay reads its variants before
+        # the cover, then adopts them.
         self._foreign: set[str] = set()
+        self._read: dict[str, tuple[ThreadKey, str] | None] = {}
         # Downloads under way per pattern (URL -> when admitted), see admits().
         self._outstanding: dict[str, dict[str, float]] = {}
         self._lock = threading.Lock()
@@ -229,6 +232,7 @@ class SiteNavigator:
             self.is_topic = is_topic
             self.identity = identity
             self._adopted.clear()
+            self._read.clear()
             self._scheduled = self._rekeyed(self._scheduled)
             self._fetched = self._rekeyed(self._fetched)
             self._told = 0  # told again, under the new rules' keys (see take_fetched)
@@ -341,13 +345,16 @@ class SiteNavigator:
         """The thread page a fetched variant turned out to be (see :meth:`ThreadIdentity.page_of`),
         noting when its number is not that thread's (XenForo's ``/posts/<post id>/``): links of
         its pattern then name no thread, so they are no lead to a new one."""
+        if url in self._read:
+            return self._read[url]
         key = self.key(url)
         if key is None or key.canonical or self.identity is None:
             return None
         found = self.identity.page_of(tree, url)
-        if found is not None and found[0].thread != key.thread:
-            with self._lock:
+        with self._lock:
+            if found is not None and found[0].thread != key.thread:
                 self._foreign.add(self._pattern(url, True))
+            self._read[url] = found
         return found
 
     def release(self, url: str, number: int | None = None) -> Decision:
