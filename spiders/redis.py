@@ -49,7 +49,7 @@ from forumcrawl.redis.dupefilter import LeasedDupeFilter
 from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, client_from_settings, push_seeds, redis_url_from_settings
 from forumcrawl.redis.middleware import PARK_META, RELEASE_META
 from forumcrawl.redis.pages import SHARE_SECONDS, Notes, Sampled, WorkerNotes, rules_tag
-from forumcrawl.redis.queue import LeasedQueue, Push
+from forumcrawl.redis.queue import Exchange, LeasedQueue, Push
 from forumcrawl.redis.scheduler import SAMPLE_META, WAIT_META, wake_engine
 from forumcrawl.spiders.base import SiteSpider, parse_start_urls
 from forumcrawl.spiders.forum import ForumSpider
@@ -88,7 +88,8 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self.topic_example = topic_example
         self.init_site_state()
         self._empty_since: float | None = None
-        self._queued: int | None = None
+        #: The cluster's state at the last look (None: not read yet, or Redis could not be read).
+        self._cluster: Exchange | None = None
         self._counting: Deferred[Any] | None = None
         self._moving: Deferred[Any] | None = None
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
@@ -124,6 +125,7 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
             seeds_key=keys.seeds,
             waiting_key=keys.waiting_lists,
             workers_key=keys.workers,
+            parked_key=keys.parked,
             dedup_ttl=settings.getint("FORUMCRAWL_REDIS_DEDUP_TTL"),
         )
         spider.notes = WorkerNotes(spider.server, keys)
@@ -247,10 +249,11 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
     def orphans_due(self) -> bool:
         """Whether the links waiting for a site no worker here samples go out without rules (its
         sampler may have died): once the cluster's queue has been empty for twice
-        ``FORUMCRAWL_REDIS_IDLE_CLOSE``. A live sampler learns from its partial sample after
-        once that (:meth:`learn_pending_sites`); with the same wait both, the links went out
-        blind a second before the rules in some runs (a small forum's whole sample taken by
-        one worker: phpBB 89 links, 106 requests instead of 85)."""
+        ``FORUMCRAWL_REDIS_IDLE_CLOSE``. A live sampler learns from its partial sample as soon
+        as the cluster is stalled (:meth:`learn_pending_sites`), well before; when it learned
+        only after the queue had been empty for one such wait, links went out blind a second
+        before the rules in some runs (a small forum's whole sample taken by one worker: phpBB
+        89 links, 106 requests instead of 85)."""
         grace = self.crawler.settings.getfloat("FORUMCRAWL_REDIS_IDLE_CLOSE")
         return self._queue_empty_for() >= 2 * grace
 
@@ -356,29 +359,42 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         One worker with nothing to do is not a crawl out of pages: another worker may be
         fetching the boards whose threads would fill this one's queue, and a sample of the
         site's first pages alone (home, search, member list) holds no thread page to learn
-        from. So sites are learned early only after the cluster's queue has stayed empty for
-        ``FORUMCRAWL_REDIS_IDLE_CLOSE`` seconds (the wait a worker makes before closing).
+        from. So sites are learned early only once the cluster is stalled (``Exchange.stalled``:
+        nothing queued, no seed waiting, every lease a page parked for its site's rules), which
+        no link can follow until some site is learned. Waiting for the queue to stay empty a
+        while instead cost every such crawl ``FORUMCRAWL_REDIS_IDLE_CLOSE`` seconds in which no
+        worker fetched anything.
         """
-        grace = self.crawler.settings.getfloat("FORUMCRAWL_REDIS_IDLE_CLOSE")
-        if self.learner is not None and self.learner.pending_sites() and self._queue_empty_for() < grace:
+        if self.learner is not None and self.learner.pending_sites() and not self._cluster_stalled():
             self._inc("learn/waited_for_cluster")
             self._recheck.schedule(IDLE_RECHECK)
             raise DontCloseSpider
         super().learn_pending_sites()
 
-    def _counted(self, result: int | Failure) -> None:
+    def _counted(self, result: Exchange | Failure) -> None:
         self._counting = None
-        # during an outage the scheduler reports it; the queue then counts as not empty
-        self._queued = None if isinstance(result, Failure) else int(result)
+        # during an outage the scheduler reports it; the cluster then counts as busy
+        self._cluster = None if isinstance(result, Failure) else result
+
+    def _look(self) -> Exchange | None:
+        """The cluster's state at the last look; the next look is taken in a thread."""
+        if self._counting is None:
+            self._counting = deferToThread(self.frontier.status)
+            self._counting.addBoth(self._counted)
+        return self._cluster
+
+    def _cluster_stalled(self) -> bool:
+        """Whether the last look found the cluster stalled (nothing to fetch until a site is
+        learned). A stalled cluster stays so until then, so an old look is still true."""
+        cluster = self._look()
+        return cluster is not None and cluster.stalled
 
     def _queue_empty_for(self) -> float:
         """Seconds the cluster's queue has been seen empty (0 while it holds requests, or when
-        Redis cannot be read); the count is refreshed in a thread for the next call."""
-        if self._counting is None:
-            self._counting = deferToThread(self.server.zcard, self.keys.queue)
-            self._counting.addBoth(self._counted)
+        Redis cannot be read)."""
+        cluster = self._look()
         now = time.monotonic()
-        if self._queued != 0:
+        if cluster is None or cluster.queued:
             self._empty_since = None
             return 0.0
         if self._empty_since is None:

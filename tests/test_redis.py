@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import re
@@ -250,13 +251,63 @@ def test_workers_tell_each_other_their_thread_pages_and_samples(redis_server):
     assert not ours.decide("http://f/login?next=7").follow, "a pattern the other worker closed"
 
 
+def test_a_cluster_whose_leases_are_all_parked_pages_is_stalled(redis_server):
+    """Pages parked for their site's rules hold their leases, so a lease count alone cannot tell
+    a sample that will not fill (learn now) from pages still in flight (wait for their links)."""
+    keys = ClusterKeys("t", "s")
+    queue = LeasedQueue(
+        redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen,
+        parked_key=keys.parked,
+    )
+    pushed = [Push(json.dumps({"url": f"u{i}"}), 0, f"{i:08d}".encode()) for i in range(3)]
+    first, second, third = queue.exchange(pushed, want=3).members
+    assert not queue.status().stalled, "three pages in flight"
+    status = queue.exchange(parks=[first, second])
+    assert (status.leased, status.parked, status.stalled) == (3, 2, False), "one still in flight"
+    status = queue.exchange([Push('{"url": "u9"}', 0, b"99999999")], acks=[third])
+    assert (status.queued, status.stalled) == (1, False), "its follow-up is queued"
+    (fourth,) = queue.exchange(want=1).members
+    status = queue.exchange(parks=[fourth])
+    assert (status.leased, status.parked, status.stalled) == (3, 3, True)
+    status = queue.exchange(acks=[first, second, fourth])
+    assert (status.parked, status.idle) == (0, True), "acknowledged leases leave the parked set"
+    assert not redis_server.exists(keys.parked)
+
+
+def test_a_stalled_cluster_is_woken_to_learn(redis_server):
+    """A stalled cluster makes no request, so only a wake-up runs the spider's idle handlers that
+    learn from the partial sample; without it they waited for the engine's 5-second heartbeat."""
+    from scrapy.utils.test import get_crawler
+
+    from forumcrawl.redis.dupefilter import LeasedDupeFilter
+    from forumcrawl.redis.queue import Exchange
+    from forumcrawl.redis.scheduler import LeasedRedisScheduler
+
+    crawler = get_crawler(Spider)
+    keys = ClusterKeys("t", "s")
+    scheduler = LeasedRedisScheduler(
+        crawler, redis_server, keys=keys, dupefilter=LeasedDupeFilter(redis_server, keys.seen,
+                                                                       crawler.request_fingerprinter),
+        batch=8, lease_seconds=30, max_outage=5, poll_seconds=0.25, dedup_ttl=0,
+    )
+    woken: list[float] = []
+    scheduler._wake = lambda: woken.append(time.monotonic())  # type: ignore[method-assign]
+    busy = Exchange(new=0, members=[], requeued=0, queued=0, leased=5, seeds=0, waiting=40, parked=4)
+    scheduler._exchanged(busy, [], 0)
+    assert woken == [], "a page in flight may still add links"
+    scheduler._exchanged(dataclasses.replace(busy, parked=5), [], 0)
+    assert len(woken) == 1
+
+
 def test_links_waiting_for_a_site_sampled_elsewhere_outwait_its_sampler(redis_server) -> None:
     """A worker holding no page of a site releases the links waiting for its rules blind only
-    once its sampler, which learns from a partial sample after the cluster's queue has been
-    empty for FORUMCRAWL_REDIS_IDLE_CLOSE, would have published them."""
+    once its sampler, which learns from a partial sample as soon as the cluster is stalled,
+    would have published them; twice FORUMCRAWL_REDIS_IDLE_CLOSE of empty queue leaves room for a
+    sampler that is alive but slow."""
     from scrapy.utils.test import get_crawler
     from twisted.internet.defer import Deferred
 
+    from forumcrawl.redis.queue import Exchange
     from forumcrawl.spiders.redis import ForumRedisSpider
 
     from forumcrawl import defaults
@@ -265,8 +316,8 @@ def test_links_waiting_for_a_site_sampled_elsewhere_outwait_its_sampler(redis_se
     settings.update(FORUMCRAWL_REDIS_URL=redis_url(redis_server), FORUMCRAWL_REDIS_IDLE_CLOSE=3.0)
     crawler = get_crawler(ForumRedisSpider, settings)
     spider = ForumRedisSpider.from_crawler(crawler)
-    spider._counting = Deferred()  # a count under way: the last one read stands (empty)
-    spider._queued = 0
+    spider._counting = Deferred()  # a look under way: the last one read stands (empty)
+    spider._cluster = Exchange(new=0, members=[], requeued=0, queued=0, leased=0, seeds=0)
     for empty_for, due in ((0.0, False), (3.5, False), (6.1, True)):
         spider._empty_since = time.monotonic() - empty_for
         assert spider.orphans_due() is due, empty_for

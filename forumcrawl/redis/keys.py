@@ -141,6 +141,12 @@ class ClusterKeys:
         return self._key("leases")
 
     @property
+    def parked(self) -> str:
+        """SET of the leases of pages parked until their site's rules exist (sampled pages held
+        for learning): leases outside it are pages in flight, which may still add to a sample."""
+        return self._key("parked")
+
+    @property
     def workers(self) -> str:
         """ZSET of the workers that lately exchanged with the frontier, scored by the Redis time of
         their last exchange: how many share a short queue (see :meth:`LeasedQueue.exchange`)."""
@@ -235,7 +241,7 @@ class ClusterKeys:
     def all(self) -> list[str]:
         """Every key of the crawl but those of :meth:`patterns` (to reset it)."""
         return [
-            self.queue, self.leases, self.workers, self.seen, self.seeds, self.sites, self.items, self.contents,
+            self.queue, self.leases, self.parked, self.workers, self.seen, self.seeds, self.sites, self.items, self.contents,
             self.threads, self.pages, self.closed, self.waiting_lists, self.crawl, self.stats,
         ]
 

@@ -106,14 +106,15 @@ end
 return out
 """
 
-# KEYS: queue, leases, seeds, waiting index, workers. ARGV: lease seconds, how many to lease,
-# this worker's name ('' for a client that is no worker), seconds a worker counts as alive.
-# Returns {requeued, queued, leased, seeds, waiting, workers, member…}: the leased members and
-# the cluster's state. A worker leases ahead of need to hide Redis latency, but never more than
+# KEYS: queue, leases, seeds, waiting index, workers, parked. ARGV: lease seconds, how many to
+# lease, this worker's name ('' for a client that is no worker), seconds a worker counts as alive.
+# Returns {requeued, queued, leased, seeds, waiting, workers, parked, member…}: the leased members
+# and the cluster's state (parked: leases of pages parked for their site's rules; a member whose
+# lease expired or was acknowledged leaves the parked SET here). A worker leases ahead of need to hide Redis latency, but never more than
 # its share of the queue among the live workers: taking all of a short queue (the first pages
 # of a site, the end of a crawl) would leave the other workers idle.
 _TAKE = _NOW + _REQUEUE + """
-local out = {#expired, 0, 0, 0, 0, 0}
+local out = {#expired, 0, 0, 0, 0, 0, 0}
 if ARGV[3] ~= '' then
   redis.call('ZADD', KEYS[5], now, ARGV[3])
   redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[4]))
@@ -134,6 +135,9 @@ if kind == 'list' then out[4] = redis.call('LLEN', KEYS[3])
 elseif kind == 'set' then out[4] = redis.call('SCARD', KEYS[3])
 elseif kind == 'zset' then out[4] = redis.call('ZCARD', KEYS[3]) end
 for _, list in ipairs(redis.call('SMEMBERS', KEYS[4])) do out[5] = out[5] + redis.call('LLEN', list) end
+for _, m in ipairs(redis.call('SMEMBERS', KEYS[6])) do
+  if redis.call('ZSCORE', KEYS[2], m) then out[7] = out[7] + 1 else redis.call('SREM', KEYS[6], m) end
+end
 return out
 """
 
@@ -192,12 +196,21 @@ class Exchange:
     workers: int = 0
     #: Positions, among the entries pushed, of those the seen set refused as duplicates.
     refused: tuple[int, ...] = ()
+    #: Leases of pages parked until their site's rules exist (pages held for learning).
+    parked: int = 0
 
     @property
     def idle(self) -> bool:
         """No request queued, leased, waiting as a seed or for its site's rules anywhere in the
         cluster."""
         return not (self.queued or self.leased or self.seeds or self.waiting)
+
+    @property
+    def stalled(self) -> bool:
+        """Nothing queued, waiting as a seed or in flight anywhere in the cluster: every lease is a
+        page parked for its site's rules. No link can appear until a site is learned, so a sample
+        that has not filled by now never will."""
+        return not (self.queued or self.seeds) and self.leased <= self.parked
 
 
 class LeasedQueue(PriorityQueue):
@@ -219,6 +232,7 @@ class LeasedQueue(PriorityQueue):
         seeds_key: str = "",
         waiting_key: str = "",
         workers_key: str = "",
+        parked_key: str = "",
         worker: str = "",
         dedup_ttl: int = 0,
     ) -> None:
@@ -229,6 +243,7 @@ class LeasedQueue(PriorityQueue):
         #: SET of the waiting lists' keys (what :meth:`status` counts as waiting).
         self.waiting_key = waiting_key or f"{self.key}:waiting"
         self.workers_key = workers_key or f"{self.key}:workers"
+        self.parked_key = parked_key or f"{self.key}:parked"
         #: This worker's name in the workers ZSET; empty for a client that takes no share.
         self.worker = worker
         self.dedup_ttl = dedup_ttl
@@ -259,17 +274,23 @@ class LeasedQueue(PriorityQueue):
 
     def clear(self) -> None:
         """Forget queued and leased requests."""
-        self.server.delete(self.key, self.leases_key)
+        self.server.delete(self.key, self.leases_key, self.parked_key)
 
     def exchange(
-        self, entries: Sequence[Push] = (), acks: Iterable[str] = (), want: int = 0, lease_seconds: float = 120.0
+        self,
+        entries: Sequence[Push] = (),
+        acks: Iterable[str] = (),
+        want: int = 0,
+        lease_seconds: float = 120.0,
+        parks: Iterable[str] = (),
     ) -> Exchange:
-        """Enqueue ``entries``, acknowledge ``acks``, lease up to ``want`` requests: one round trip.
+        """Enqueue ``entries``, acknowledge ``acks``, mark the leases ``parks`` as parked (pages held
+        for their site's rules), lease up to ``want`` requests: one round trip.
 
-        Pushes come first so that a request's follow-ups are durable before the request is done.
-        Expired leases are requeued on the way.
+        Pushes come first so that a request's follow-ups are durable before the request is done or
+        parked. Expired leases are requeued on the way.
         """
-        acks = list(acks)
+        acks, parks = list(acks), list(parks)
         pipe = self.server.pipeline(transaction=False)
         keys = [self.key, self.leases_key, self.dupefilter_key]
         for entry in entries:
@@ -289,15 +310,17 @@ class LeasedQueue(PriorityQueue):
                 )
             else:
                 self._push(keys=keys, args=[entry.member, entry.score, fp, self.dedup_ttl], client=pipe)
+        if parks:
+            pipe.sadd(self.parked_key, *parks)
         if acks:
             pipe.zrem(self.leases_key, *acks)
         self._take(
-            keys=[self.key, self.leases_key, self.seeds_key, self.waiting_key, self.workers_key],
+            keys=[self.key, self.leases_key, self.seeds_key, self.waiting_key, self.workers_key, self.parked_key],
             args=[lease_seconds, want, self.worker, WORKER_ALIVE_SECONDS],
             client=pipe,
         )
         results = pipe.execute()
-        requeued, queued, leased, seeds, waiting, workers, *members = results[-1]
+        requeued, queued, leased, seeds, waiting, workers, parked, *members = results[-1]
         pushed = [int(r) for r in results[: len(entries)]]
         return Exchange(
             new=sum(pushed),
@@ -309,6 +332,7 @@ class LeasedQueue(PriorityQueue):
             waiting=int(waiting),
             workers=int(workers),
             refused=tuple(i for i, added in enumerate(pushed) if not added),
+            parked=int(parked),
         )
 
     def peek_seeds(self, count: int, *, as_set: bool = False) -> list[bytes]:

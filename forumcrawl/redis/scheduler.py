@@ -148,6 +148,8 @@ class LeasedRedisScheduler(Scheduler):
         #: requests, signalled as Scrapy's engine signals a refusal of its own scheduler.
         self._pushed: list[Request] = []
         self._acks: list[str] = []
+        #: Leases parked since the last exchange, to be marked so in Redis (see ``Exchange.stalled``).
+        self._parks: list[str] = []
         self._held: set[str] = set()
         self._parked: defaultdict[str, set[str]] = defaultdict(set)
         self._released: dict[str, bool] = {}
@@ -206,6 +208,7 @@ class LeasedRedisScheduler(Scheduler):
             seeds_key=self.keys.seeds,
             waiting_key=self.keys.waiting_lists,
             workers_key=self.keys.workers,
+            parked_key=self.keys.parked,
             worker=f"{socket.gethostname()}:{os.getpid()}:{id(self):x}",
             dedup_ttl=self.dedup_ttl,
         )
@@ -307,21 +310,22 @@ class LeasedRedisScheduler(Scheduler):
         if self._busy or self._outage_since is not None or self.queue is None:
             return
         want = 0 if self._closing else self.batch - len(self._ready)
-        if not (want or status or self._outbox or self._acks):
+        if not (want or status or self._outbox or self._acks or self._parks):
             return
-        outbox, acks, requests = self._outbox, self._acks, self._pushed
-        self._outbox, self._acks, self._pushed = [], [], []
+        outbox, acks, requests, parks = self._outbox, self._acks, self._pushed, self._parks
+        self._outbox, self._acks, self._pushed, self._parks = [], [], [], []
         self._busy = True
-        d = self._in_thread(self.queue.exchange, outbox, acks, want, self.lease_seconds)
+        d = self._in_thread(self.queue.exchange, outbox, acks, want, self.lease_seconds, parks)
         d.addCallbacks(self._exchanged, self._exchange_failed, callbackArgs=(requests, len(acks)),
-                       errbackArgs=(outbox, acks, requests))
+                       errbackArgs=(outbox, acks, requests, parks))
 
     def _exchange_failed(
-        self, failure: Failure, outbox: list[Push], acks: list[str], requests: list[Request]
+        self, failure: Failure, outbox: list[Push], acks: list[str], requests: list[Request], parks: list[str]
     ) -> None:
         self._outbox[:0] = outbox
         self._acks[:0] = acks
         self._pushed[:0] = requests
+        self._parks[:0] = parks
         self._failed_call(failure)
 
     def _exchanged(self, result: Exchange, requests: list[Request], acked: int) -> None:
@@ -350,8 +354,11 @@ class LeasedRedisScheduler(Scheduler):
         if self._ready and self._starved:
             self._starved = False
             self._wake()
-        elif result.idle and not self._ready and time.monotonic() - self._woken_at >= self.poll_seconds:
-            self._wake()  # the cluster is idle: let the engine notice and close
+        elif (result.idle or result.stalled) and not self._ready and time.monotonic() - self._woken_at >= self.poll_seconds:
+            # the cluster is idle, or stalled until a site is learned: let the engine notice and
+            # close, or run its idle handlers (learning from a sample that will not fill) now
+            # rather than at its next 5-second heartbeat
+            self._wake()
 
     def _lease(self, member: str) -> None:
         """Make a leased member a ready request (or drop it if it is not ours to read)."""
@@ -444,6 +451,7 @@ class LeasedRedisScheduler(Scheduler):
         if lease is not None:
             if park is not None and park not in self._released:
                 self._parked[park].add(lease)
+                self._parks.append(lease)
             else:  # a held page whose releasing response was settled first shares its fate
                 self._settle(lease, durable=not abandon and self._released.get(park or "", True))
 
