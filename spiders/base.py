@@ -464,6 +464,7 @@ class SiteSpider(scrapy.Spider):
                 for url in replayed[i]:
                     navigator.decide(url, source=doc.url)
                 navigator.fetched(doc.url, new)
+            self.navigation_ready(site)
         for request in self.regained(site):
             yield request
         for request in self._deferred.pop(site, []):
@@ -473,6 +474,11 @@ class SiteSpider(scrapy.Spider):
         for held in held_pages:
             for item in self.items_for(held.document, model, held.fetched):
                 yield item
+
+    def navigation_ready(self, site: str) -> None:
+        """Called once ``site``'s navigation has replayed its sample, before the held pages are
+        exported. An embedded crawl releases its held-back links right after, in the same
+        callback; a cluster's wait in Redis and are released here."""
 
     def release_link(self, navigator: SiteNavigator, request: scrapy.Request) -> scrapy.Request | None:
         """A link held back while its site was sampled, as the site's rules decide it: None

@@ -95,6 +95,8 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
         self._share_loop: LoopingCall | None = None
         self._sharing: Deferred[Any] | None = None
+        #: A share asked for while one was under way: run it as soon as that one is done.
+        self._share_again = False
         self._untold = Notes()
         self._to_tell: list[Sampled] = []
         self._cleared: set[str] = set()
@@ -274,6 +276,15 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         lease = self.crawler.settings.getfloat("FORUMCRAWL_REDIS_LEASE_SECONDS")
         return theirs, self.frontier.take_waiting(waiting, lease), published
 
+    def navigation_ready(self, site: str) -> None:
+        """Share at once rather than at the next tick: the share takes the links that waited
+        for the site's rules, and until then no worker has anything to fetch (up to
+        ``SHARE_SECONDS`` of the whole cluster, once per site)."""
+        if self._sharing is None:
+            self.share_pages()
+        else:
+            self._share_again = True
+
     def release_waiting(self, taken: list[str]) -> None:
         """Decide the links that waited for their site's rules (leased to this worker by
         :meth:`LeasedQueue.take_waiting`) as an embedded crawl decides its held-back links:
@@ -297,6 +308,14 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
 
     def _shared(self, result: tuple[Notes, list[str], list[str]] | Failure, ours: Notes) -> None:
         self._sharing = None
+        try:
+            self._heard(result, ours)
+        finally:
+            again, self._share_again = self._share_again, False
+            if again:
+                self.share_pages()
+
+    def _heard(self, result: tuple[Notes, list[str], list[str]] | Failure, ours: Notes) -> None:
         if isinstance(result, Failure):
             self._untold.fetched[:0] = ours.fetched
             self._to_tell[:0] = ours.sampled
@@ -336,6 +355,7 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
                 self.learn_site_now(site)
 
     def _stop_sharing(self) -> None:
+        self._share_again = False
         if self._share_loop is not None and self._share_loop.running:
             self._share_loop.stop()
 

@@ -299,6 +299,34 @@ def test_a_stalled_cluster_is_woken_to_learn(redis_server):
     assert len(woken) == 1
 
 
+def test_a_learned_site_releases_its_waiting_links_without_waiting_for_the_next_share(redis_server) -> None:
+    """The share that takes the links waiting for a site's rules runs as soon as its navigation
+    is ready, or right after a share under way: until then no worker has anything to fetch."""
+    from scrapy.utils.test import get_crawler
+    from twisted.internet.defer import Deferred
+    from twisted.python.failure import Failure
+
+    from forumcrawl.redis.pages import Notes
+    from forumcrawl.spiders.redis import ForumRedisSpider
+
+    from forumcrawl import defaults
+
+    settings = {name: getattr(defaults, name) for name in dir(defaults) if name.startswith("FORUMCRAWL_")}
+    settings.update(FORUMCRAWL_REDIS_URL=redis_url(redis_server))
+    spider = ForumRedisSpider.from_crawler(get_crawler(ForumRedisSpider, settings))
+    shares: list[int] = []
+    spider.share_pages = lambda: shares.append(1)  # type: ignore[method-assign]
+    spider.navigation_ready("f")
+    assert shares == [1]
+    spider._sharing = Deferred()
+    spider.navigation_ready("f")
+    assert shares == [1], "one share at a time"
+    spider._shared(Failure(ValueError("Redis said no")), Notes())
+    assert shares == [1, 1], "the share asked for runs once the one under way is done"
+    spider._shared(Failure(ValueError("Redis said no")), Notes())
+    assert shares == [1, 1]
+
+
 def test_links_waiting_for_a_site_sampled_elsewhere_outwait_its_sampler(redis_server) -> None:
     """A worker holding no page of a site releases the links waiting for its rules blind only
     once its sampler, which learns from a partial sample as soon as the cluster is stalled,
