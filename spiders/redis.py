@@ -395,6 +395,8 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self._counting = None
         # during an outage the scheduler reports it; the cluster then counts as busy
         self._cluster = None if isinstance(result, Failure) else result
+        if self._cluster is not None and self._cluster.stalled and self.learner and self.learner.pending_sites():
+            wake_engine(self.crawler)  # learn now, not at the next recheck
 
     def _look(self) -> Exchange | None:
         """The cluster's state at the last look; the next look is taken in a thread."""
