@@ -56,7 +56,7 @@ from forumcrawl.extractors.posts import (
 from forumcrawl.extractors.text import is_stop_word, tokenize
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Iterable, Sequence
+    from collections.abc import Callable, Hashable, Iterable, Sequence
 
     from lxml.html import HtmlElement
 
@@ -885,8 +885,18 @@ class KeywordScoringExtractor(BaseEstimator):
             if not isinstance(value, (int, float)) or not 0 <= value <= 1:
                 raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
 
-    def fit(self, documents: Sequence[Document], y: None = None) -> KeywordScoringExtractor:
-        """Learn ``rule_`` and ``keywords_`` from sample thread pages of one site."""
+    def fit(
+        self,
+        documents: Sequence[Document],
+        y: None = None,
+        *,
+        credible: Callable[[str, str | None], bool] | None = None,
+    ) -> KeywordScoringExtractor:
+        """Learn ``rule_`` and ``keywords_`` from sample thread pages of one site.
+
+        ``credible(body, container)``, when given, is asked once both are learned; when it says
+        no, fit raises ValueError there, before learning fields and exclusions (single-page KSF
+        drops a body it does not believe, and learning fields is half the work)."""
         self._validate()
         docs = [doc for doc in documents if doc.tree is not None]
         if len(docs) > 1:  # a page given twice counts once (one page needs no hash of itself)
@@ -898,8 +908,8 @@ class KeywordScoringExtractor(BaseEstimator):
             raise ValueError("no parseable document to learn from")
         # An affix is shared by two titles at least: one page has none (nor reads its title).
         affixes = title_affixes([doc.title for doc in docs]) if len(docs) > 1 else []
-        rng = check_random_state(self.random_state)
-        if len(docs) > self.n_pages:
+        if len(docs) > self.n_pages:  # a random state costs 0.1 ms to make: only when drawing
+            rng = check_random_state(self.random_state)
             picked = rng.choice(len(docs), size=self.n_pages, replace=False)
             docs = [docs[i] for i in sorted(picked)]
         trees = [doc.tree for doc in docs]
@@ -944,6 +954,8 @@ class KeywordScoringExtractor(BaseEstimator):
         if max(map(len, pages_bodies)) < self.min_bodies:
             raise ValueError(f"the learned body {body} matches fewer than {self.min_bodies} elements")
         container, container_votes = _learn_container(trees, pages_bodies)
+        if credible is not None and not credible(body, container):
+            raise ValueError(f"the learned body {body} is not credible")
         fields, field_report, month_first_dates = _learn_fields(trees, body, container, self.min_coverage)
         exclude, exclude_votes = _learn_exclusions(trees, body, self.prefix_chars)
         field_report = {"container": dict(container_votes), **field_report}
@@ -1072,8 +1084,9 @@ def extract_single(document: Document, *, now: datetime | None = None, min_posts
     """Posts of one page with no other page of its site at hand (single-page KSF).
 
     Returns an empty list when the page has no text to score, or when the learned body is not
-    credible: a code/quote/signature block, or bodies holding too little of the page's prose
-    (less is asked of bodies that sit in repeated post containers). The cascade then falls
+    credible (judged as soon as body and container are learned, before the fields): a
+    code/quote/signature block, or bodies holding too little of the page's prose (less is asked
+    of bodies that sit in repeated post containers). The cascade then falls
     back to its next stage, which does better than a confidently wrong region. With
     ``min_posts``, also when the page cannot give that many posts (fewer bodies), learned no
     further than the body (a caller that wants a thread has no use for one post).
@@ -1081,13 +1094,15 @@ def extract_single(document: Document, *, now: datetime | None = None, min_posts
     tree = document.tree
     if tree is None:
         return []
+
+    def credible(body: str, container: str | None) -> bool:
+        if _noise_body(body):
+            return False
+        needed = _SINGLE_COVERAGE_REPEATED if container else _SINGLE_COVERAGE
+        return body_coverage(tree, select(tree, body), _lines(document)) >= needed
+
     try:
-        rule = KeywordScoringExtractor(min_bodies=min_posts).fit([document]).rule_
+        rule = KeywordScoringExtractor(min_bodies=min_posts).fit([document], credible=credible).rule_
     except ValueError:
-        return []
-    if _noise_body(rule.body):
-        return []
-    needed = _SINGLE_COVERAGE_REPEATED if rule.container else _SINGLE_COVERAGE
-    if body_coverage(tree, select(tree, rule.body), _lines(document)) < needed:
         return []
     return apply_rule(rule, document, now=now)
