@@ -26,12 +26,13 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-import lxml.etree
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
+from forumcrawl.extractors.cx import PageLines, document_lines, filled_events
+from forumcrawl.extractors.cx import page_lines as cx_page_lines
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dates import month_first, read_markup_time, to_iso
 from forumcrawl.extractors.fields import title_affixes
@@ -134,7 +135,7 @@ class Line:
     link_chars: int
 
 
-def page_lines(tree: HtmlElement) -> list[Line]:
+def page_lines(tree: HtmlElement, walk: PageLines | None = None) -> list[Line]:
     """Text lines of a page in document order, without ``head``, scripts and form widgets.
 
     Each block element gives one line: its own text, its inline descendants' text and the
@@ -142,39 +143,45 @@ def page_lines(tree: HtmlElement) -> list[Line]:
     A ``<noscript>`` that holds most of the page's text is read: it is the page a client
     without scripts (a crawler) gets, such as Discourse's posts; one with a tracking pixel or
     an "enable JavaScript" notice is not.
+
+    Read from the steps of the CX lines' walk of ``tree`` (``walk``, walked here when not
+    given): reading every element's tag and text from lxml again cost as much as that walk.
     """
     texts: dict[HtmlElement, list[str]] = {}  # in the order each block's first text comes
     links: dict[HtmlElement, int] = {}
     body = tree.find("body")
     root = body if body is not None else tree
     block_tags, skip_tags = BLOCK_TAGS, SKIP_TAGS  # local names: the walk visits every element
+    # The content the CX walk skipped and these lines read (a <label>'s, an <iframe>'s).
+    events = filled_events(
+        walk or cx_page_lines(tree), lambda tag: tag != "head" and tag not in skip_tags
+    )
+    at = 0
+    while events[at + 1] is not root:  # from the root's start, read as any element's
+        at += 3
+    flat = iter(events[at:])
+    steps = zip(flat, flat, flat)
     # The block and link state of each open element's parent; the root's block is the tree.
     stack: list[tuple[HtmlElement, bool]] = []
     block, in_link = tree, False
-    skipped = None
-    walker = lxml.etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        if event == "start":
-            tag = el.tag
+    for tag, el, text in steps:
+        if tag is not None:  # an element starts
             if tag.__class__ is not str or tag == "head" or (  # comments, processing instructions
                 tag in skip_tags and not (tag == "noscript" and _holds_page(el, root))
             ):
-                walker.skip_subtree()  # its end comes next: its tail is read
-                skipped = el
-                continue
-            stack.append((block, in_link))
-            if tag in block_tags:
-                block = el
-            in_link = in_link or tag == "a"
-            text = el.text
-        else:
-            if el is skipped:
-                skipped = None
+                for step in steps:  # skipped with its content, up to its end: its tail is read
+                    if step[1] is el:
+                        break
+                text = step[2]
             else:
-                block, in_link = stack.pop()
+                stack.append((block, in_link))
+                if tag in block_tags:
+                    block = el
+                in_link = in_link or tag == "a"
+        else:
+            block, in_link = stack.pop()
             if el is root:
                 break
-            text = el.tail
         if text:
             pieces = texts.get(block)
             if pieces is None:
@@ -1057,8 +1064,8 @@ def _noise_body(locator: str) -> bool:
 
 
 def _lines(document: Document) -> list[Line]:
-    """The document's KSF lines, walked once per page however often they are needed."""
-    return document.derived("ksf.lines", lambda: page_lines(document.tree))
+    """The document's KSF lines, read once per page however often they are needed."""
+    return document.derived("ksf.lines", lambda: page_lines(document.tree, document_lines(document)))
 
 
 def body_coverage(tree: HtmlElement, bodies: Sequence[HtmlElement], lines: Sequence[Line] | None = None) -> float:
