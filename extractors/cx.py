@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -203,10 +204,16 @@ def filled_events(lines: PageLines, reads: Callable[[str], bool]) -> list[Any]:
     accepts read from the tree (a reader that keeps a ``<label>``'s text: few elements), so
     that a reader of the steps sees every element it walks into."""
     events = lines.events
-    for at in reversed(lines.skipped):
+    parts: list[list[Any]] = []
+    done = 0  # the steps before this are in parts
+    for at in lines.skipped:
         if reads(events[at]):
-            events = [*events[:at], *_content_events(events[at + 1]), *events[at + 3 :]]
-    return events
+            parts += (events[done:at], _content_events(events[at + 1]))
+            done = at + 3
+    if not parts:
+        return events
+    parts.append(events[done:])
+    return list(chain.from_iterable(parts))
 
 
 def _content_events(element: lxml.etree._Element) -> list[Any]:
