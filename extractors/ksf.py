@@ -145,7 +145,7 @@ def page_lines(tree: HtmlElement, walk: PageLines | None = None) -> list[Line]:
     an "enable JavaScript" notice is not.
 
     Read from the steps of the CX lines' walk of ``tree`` (``walk``, walked here when not
-    given): reading every element's tag and text from lxml again cost as much as that walk.
+    given): reading every element's tag and text from lxml again was a third of the cost.
     """
     texts: dict[HtmlElement, list[str]] = {}  # in the order each block's first text comes
     links: dict[HtmlElement, int] = {}
