@@ -73,7 +73,10 @@ def ours_stage(method: str | None) -> Stage:
 
 
 #: The parts :func:`component_stages` times beside ``doc``.
-_PARTS = ("cx lines", "cx", "evidence (+lines)", "kind signals (+evidence)", "dom", "ksf", "fields (+lines)")
+_PARTS = (
+    "cx lines", "cx", "evidence (+lines)", "kind signals (+evidence)", "dom (+lines)", "ksf (+lines)",
+    "fields (+lines)",
+)
 
 
 def component_stages() -> dict[str, Stage]:
@@ -81,8 +84,8 @@ def component_stages() -> dict[str, Stage]:
     parses (forumcrawl's Document), the others add one part to that; a part's own cost is its
     time less ``doc``'s. ``ksf`` and ``dom`` run here on every page, the cascade on some; ``ksf``
     as the arbiter runs it, learning no further than the body on a page that cannot give two
-    posts; ``fields`` after the CX lines, whose walk gathered what they read, as in the
-    cascade."""
+    posts; ``dom`` and ``ksf`` read every element from the CX lines' walk, and ``fields`` what
+    that walk gathered, as in the cascade, so the three include the lines."""
     from forumcrawl.document import Document
     from forumcrawl.extractors.arbiter import page_evidence
     from forumcrawl.extractors.cx import document_lines
@@ -109,8 +112,8 @@ def component_stages() -> dict[str, Stage]:
         "cx": lambda path: cascade.cx_text(doc(path)),
         "evidence (+lines)": lambda path: page_evidence(doc(path)),
         "kind signals (+evidence)": lambda path: page_signals(doc(path)),
-        "dom": lambda path: DomDensityExtractor().extract(doc(path)),
-        "ksf": lambda path: extract_single(doc(path), min_posts=2),  # as the arbiter runs it
+        "dom (+lines)": lambda path: DomDensityExtractor().extract(doc(path)),
+        "ksf (+lines)": lambda path: extract_single(doc(path), min_posts=2),  # as the arbiter runs it
         "fields (+lines)": lambda path: fields_after_lines(doc(path)),
     }
 

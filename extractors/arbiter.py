@@ -59,6 +59,9 @@ _CJK_WORD = re.compile(rf"(?=[^\W_])[{_CJK_RANGES}]|[^\W_{_CJK_RANGES}]+")
 _ASCII_WORDS = bytes(
     c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or 48 <= c <= 57 else 32 for c in range(256)
 )
+#: A character beyond ASCII that is part of a word (the class opens the pattern, so that the
+#: engine skips ASCII in C and stops only at the few others, curly quotes and dashes mostly).
+_WIDE_WORD_CHAR = re.compile(r"[^\x00-\x7f](?<=[^\W_])")
 _BODY_PROPS = frozenset({"articleBody", "text", "reviewBody"})
 #: A candidate that holds this share of the page's marked body and is this share marked body
 #: (both ways) is that body: another stage cannot do better than find it too. Chosen by
@@ -73,8 +76,11 @@ def text_tokens(text: str) -> Counter[str]:
 
 
 def _words(text: str) -> list[str]:
-    if text.isascii():  # most lines: the words split out of the bytes (a quarter faster)
-        return text.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split()
+    # Most lines, and most English texts whose only other characters are punctuation (curly
+    # quotes, dashes, no-break spaces, each a word break as "?" is): the words split out of the
+    # bytes, a quarter to a half faster than the regex.
+    if text.isascii() or _WIDE_WORD_CHAR.search(text) is None:
+        return text.encode("ascii", "replace").translate(_ASCII_WORDS).decode("ascii").split()
     text = text.lower()
     if _CJK.search(text) is None:
         return _WORD.findall(text)

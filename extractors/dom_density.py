@@ -143,7 +143,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,6 +152,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from forumcrawl.document import Document
+from forumcrawl.extractors.cx import PageLines, document_lines, filled_events, page_lines
 from forumcrawl.extractors.dates import find_time
 
 __all__ = [
@@ -490,13 +491,18 @@ def _root_of(source: Document | lxml.etree._Element | None) -> lxml.etree._Eleme
 
 
 def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden: bool = True) -> SimpleTree:
-    """Prune and fuse a page's DOM into its simple tree ST (algorithm 2), in one walk.
+    """Prune and fuse a page's DOM into its simple tree ST (algorithm 2).
 
     Pruned (with their content): ``head``, ``script``, ``style``, hidden elements (when
     ``prune_hidden``), forms (unless they hold half of the ST text), comments, embedded objects and
     form controls, namespaced elements. Inline elements and custom elements are fused into the
     nearest enclosing block. Blocks are never merged. Blocks with no text in their subtree are
     removed (rule 6). The DOM tree is not modified.
+
+    The tree is not walked again: ST is read from the walk of the CX lines (their
+    :attr:`~forumcrawl.extractors.cx.PageLines.events`, kept per page for a Document), which
+    reads every element's tag and text already; only the content that walk skips and ST keeps
+    (a ``<label>``'s) is read from the tree.
 
     Parameters
     ----------
@@ -511,35 +517,61 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
     root = _root_of(source)
     if root is None:
         return SimpleTree([])
+    lines = document_lines(source) if isinstance(source, Document) else page_lines(root)
+    tree = _simplify(root, lines, prune_hidden)
+    if prune_hidden and sum(n.plain_chars for n in tree.nodes) < MIN_VISIBLE_CHARS:
+        hidden_too = _simplify(root, lines, False)
+        if hidden_too.text_chars > tree.text_chars:
+            return SimpleTree(hidden_too.nodes, root)
+    return SimpleTree(tree.nodes, root)
+
+
+def _simplify(root: lxml.etree._Element, lines: PageLines, prune_hidden: bool) -> SimpleTree:
+    """:func:`simplify_tree` of ``root`` from its lines' walk, without the second reading of a
+    page whose visible text is too short."""
     body = root.find("body") if root.tag == "html" else None
     start = body if body is not None else root
     kinds = _KINDS if prune_hidden else _KINDS_SHOWING_HIDDEN
+    # The content the lines' walk skipped and ST reads: a <label>'s.
+    events = filled_events(lines, lambda tag: kinds.get(tag, _PRUNE) < _PRUNE)
     # Attribute names that cannot hide an element: all of them when hidden elements are read.
     cannot_hide = (_HIDING_ATTRIBUTES if prune_hidden else frozenset()).isdisjoint
     forms: list[int] = []  # ST nodes of <form> elements, weighed after the walk
     nodes: list[STNode] = [STNode("body", -1, 0, 1.0, 0)]
     raws: list[str] = [""]  # each node's text as found, joined from its pieces on leaving it
     linked: dict[int, list[str]] = {}  # the pieces of a node's text inside an anchor
-    # One frame per open element with children: its children still to read, the ST node its
-    # text goes to, that node's pieces and anchored pieces (None outside anchors), and the
-    # element (whose tail is read on leaving).
-    frames: list[tuple[Iterator[Any], int, list[str], list[str] | None, Any]] = [
-        (iter(start[:]), 0, [], None, start)
-    ]
-    while frames:
-        children, current, texts, anchored, owner = frames[-1]
-        for element in children:
-            tag = element.tag
+    # The ST node the text goes to, its pieces and its anchored pieces (None outside anchors);
+    # one such frame per open element, that of its parent, restored at its end.
+    current, texts, anchored = 0, [], None
+    frames: list[tuple[int, list[str], list[str] | None]] = []
+    flat = iter(events)
+    steps = zip(flat, flat, flat)
+    for step in steps:  # to the start's own start: its text is not read, its children are
+        if step[1] is start:
+            break
+    for tag, element, text in steps:
+        if tag is None:  # an element ends: its parent's frame is back, then its tail
+            if element is start:
+                break
+            outer = frames.pop()
+            if outer[1] is not texts:  # leaving a block: all its pieces are read
+                raws[current] = "".join(texts)
+            current, texts, anchored = outer
+        else:
             kind = kinds.get(tag)
             if kind is None:  # a custom or namespaced element
                 kind = _PRUNE if ":" in tag else _FUSE
-            if not (
+            if (
                 kind >= _PRUNE
                 or (attributes := element.keys())
                 and not cannot_hide(attributes)
                 and _is_hidden(element, attributes)
             ):
-                text = element.text
+                for step in steps:  # pruned with its content, up to its own end
+                    if step[1] is element:
+                        break
+                text = step[2]
+            else:
                 inner, inner_texts, inner_anchored = current, texts, anchored
                 if kind == _BLOCK:
                     inner = len(nodes)
@@ -547,23 +579,15 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
                         names, width, hints = _block_layout(element, tag, attributes)
                     else:
                         names, width, hints = "", 1.0, _TAG_HINTS.get(tag, 0)
-                    depth = nodes[current].depth + 1
-                    node = STNode(tag, current, depth, width, hints, names)
+                    node = STNode(tag, current, nodes[current].depth + 1, width, hints, names)
                     nodes.append(node)
                     if tag == "form":
                         forms.append(inner)
+                    raws.append("")
+                    inner_texts = []
                     if anchored is not None:  # an anchor opened in an ancestor holds this block
                         node.links = 1
-                    if not len(element):  # its text is all of its own: no pieces to gather
-                        raws.append(text or "")
-                        if text and anchored is not None:
-                            linked[inner] = [text]
-                        text = None  # taken
-                    else:
-                        raws.append("")
-                        inner_texts = []
-                        if anchored is not None:
-                            inner_anchored = linked[inner] = []
+                        inner_anchored = linked[inner] = []
                 elif kind == _ANCHOR:
                     nodes[current].links += 1
                     if anchored is None:
@@ -573,31 +597,13 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
                 elif kind == _BREAK:
                     texts.append("\n")
                     nodes[current].breaks += 1
-                if text:
-                    inner_texts.append(text)
-                    if inner_anchored is not None:
-                        inner_anchored.append(text)
-                if len(element):
-                    frames.append((iter(element[:]), inner, inner_texts, inner_anchored, element))
-                    break
-            text = element.tail
-            if text:
-                texts.append(text)
-                if anchored is not None:
-                    anchored.append(text)
-        else:
-            frames.pop()
-            if not frames:
-                raws[0] = "".join(texts)
-                break
-            _, _, outer_texts, outer_anchored, _ = frames[-1]
-            if texts is not outer_texts:  # leaving a block: all its pieces are read
-                raws[current] = "".join(texts)
-            text = owner.tail
-            if text:
-                outer_texts.append(text)
-                if outer_anchored is not None:
-                    outer_anchored.append(text)
+                frames.append((current, texts, anchored))
+                current, texts, anchored = inner, inner_texts, inner_anchored
+        if text:
+            texts.append(text)
+            if anchored is not None:
+                anchored.append(text)
+    raws[0] = "".join(texts)
     for node, raw in zip(nodes, raws):
         raw = raw.strip()
         if not raw:  # most blocks hold only the indentation between tags
@@ -616,12 +622,7 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
         nodes[i].link_chars = len("".join("".join(pieces).split()))
     if forms:
         _prune_small_forms(nodes, forms)
-    tree = _drop_empty(nodes)
-    if prune_hidden and sum(n.plain_chars for n in tree.nodes) < MIN_VISIBLE_CHARS:
-        hidden_too = simplify_tree(root, prune_hidden=False)
-        if hidden_too.text_chars > tree.text_chars:
-            return SimpleTree(hidden_too.nodes, root)
-    return SimpleTree(tree.nodes, root)
+    return _drop_empty(nodes)
 
 
 def _prune_small_forms(nodes: list[STNode], forms: list[int]) -> None:

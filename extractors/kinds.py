@@ -52,7 +52,10 @@ _REPLY = re.compile(
     r"(?=[rqpjmtav回楼帖发注积])(?:\b(?:repl(?:y|ies|ied)|quote|posts?:|joined|member|registered|"
     r"thread|answer(?:s|ed)?|votes?|permalink|report)\b|回复|楼|帖|发表于|注册|积分)"
 )
-_PRICE = re.compile(r"(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|usd|eur|gbp))")
+# It opens with the class of the characters a price starts with (a currency sign or a digit), then
+# tells which by looking back: the regex engine then skips the other characters, most of a text,
+# in C (the matches are those of ``[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|usd|eur|gbp)``).
+_PRICE = re.compile(r"[$€£¥\d](?:(?<=[$€£¥])\s?\d[\d,.]*|(?<=\d)[\d,.]*\s?(?:€|usd|eur|gbp))")
 #: Every price holds one of these: a page with none (most) skips the regex pass.
 _CURRENCIES = ("$", "€", "£", "¥", "usd", "eur", "gbp")
 # Shop, service and documentation words, read in one pass (no word of one list starts or ends

@@ -26,12 +26,13 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-import lxml.etree
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 
+from forumcrawl.extractors.cx import PageLines, document_lines, filled_events
+from forumcrawl.extractors.cx import page_lines as cx_page_lines
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dates import month_first, read_markup_time, to_iso
 from forumcrawl.extractors.fields import title_affixes
@@ -56,7 +57,7 @@ from forumcrawl.extractors.posts import (
 from forumcrawl.extractors.text import is_stop_word, tokenize
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Iterable, Sequence
+    from collections.abc import Callable, Hashable, Iterable, Sequence
 
     from lxml.html import HtmlElement
 
@@ -134,7 +135,7 @@ class Line:
     link_chars: int
 
 
-def page_lines(tree: HtmlElement) -> list[Line]:
+def page_lines(tree: HtmlElement, walk: PageLines | None = None) -> list[Line]:
     """Text lines of a page in document order, without ``head``, scripts and form widgets.
 
     Each block element gives one line: its own text, its inline descendants' text and the
@@ -142,39 +143,45 @@ def page_lines(tree: HtmlElement) -> list[Line]:
     A ``<noscript>`` that holds most of the page's text is read: it is the page a client
     without scripts (a crawler) gets, such as Discourse's posts; one with a tracking pixel or
     an "enable JavaScript" notice is not.
+
+    Read from the steps of the CX lines' walk of ``tree`` (``walk``, walked here when not
+    given): reading every element's tag and text from lxml again was a third of the cost.
     """
     texts: dict[HtmlElement, list[str]] = {}  # in the order each block's first text comes
     links: dict[HtmlElement, int] = {}
     body = tree.find("body")
     root = body if body is not None else tree
     block_tags, skip_tags = BLOCK_TAGS, SKIP_TAGS  # local names: the walk visits every element
+    # The content the CX walk skipped and these lines read (a <label>'s, an <iframe>'s).
+    events = filled_events(
+        walk or cx_page_lines(tree), lambda tag: tag != "head" and tag not in skip_tags
+    )
+    at = 0
+    while events[at + 1] is not root:  # from the root's start, read as any element's
+        at += 3
+    flat = iter(events[at:])
+    steps = zip(flat, flat, flat)
     # The block and link state of each open element's parent; the root's block is the tree.
     stack: list[tuple[HtmlElement, bool]] = []
     block, in_link = tree, False
-    skipped = None
-    walker = lxml.etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        if event == "start":
-            tag = el.tag
+    for tag, el, text in steps:
+        if tag is not None:  # an element starts
             if tag.__class__ is not str or tag == "head" or (  # comments, processing instructions
                 tag in skip_tags and not (tag == "noscript" and _holds_page(el, root))
             ):
-                walker.skip_subtree()  # its end comes next: its tail is read
-                skipped = el
-                continue
-            stack.append((block, in_link))
-            if tag in block_tags:
-                block = el
-            in_link = in_link or tag == "a"
-            text = el.text
-        else:
-            if el is skipped:
-                skipped = None
+                for step in steps:  # skipped with its content, up to its end: its tail is read
+                    if step[1] is el:
+                        break
+                text = step[2]
             else:
-                block, in_link = stack.pop()
+                stack.append((block, in_link))
+                if tag in block_tags:
+                    block = el
+                in_link = in_link or tag == "a"
+        else:
+            block, in_link = stack.pop()
             if el is root:
                 break
-            text = el.tail
         if text:
             pieces = texts.get(block)
             if pieces is None:
@@ -885,8 +892,18 @@ class KeywordScoringExtractor(BaseEstimator):
             if not isinstance(value, (int, float)) or not 0 <= value <= 1:
                 raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
 
-    def fit(self, documents: Sequence[Document], y: None = None) -> KeywordScoringExtractor:
-        """Learn ``rule_`` and ``keywords_`` from sample thread pages of one site."""
+    def fit(
+        self,
+        documents: Sequence[Document],
+        y: None = None,
+        *,
+        credible: Callable[[str, str | None], bool] | None = None,
+    ) -> KeywordScoringExtractor:
+        """Learn ``rule_`` and ``keywords_`` from sample thread pages of one site.
+
+        ``credible(body, container)``, when given, is asked once both are learned; when it says
+        no, fit raises ValueError there, before learning fields and exclusions (single-page KSF
+        drops a body it does not believe, and learning fields is half the work)."""
         self._validate()
         docs = [doc for doc in documents if doc.tree is not None]
         if len(docs) > 1:  # a page given twice counts once (one page needs no hash of itself)
@@ -898,8 +915,8 @@ class KeywordScoringExtractor(BaseEstimator):
             raise ValueError("no parseable document to learn from")
         # An affix is shared by two titles at least: one page has none (nor reads its title).
         affixes = title_affixes([doc.title for doc in docs]) if len(docs) > 1 else []
-        rng = check_random_state(self.random_state)
-        if len(docs) > self.n_pages:
+        if len(docs) > self.n_pages:  # a random state costs 0.1 ms to make: only when drawing
+            rng = check_random_state(self.random_state)
             picked = rng.choice(len(docs), size=self.n_pages, replace=False)
             docs = [docs[i] for i in sorted(picked)]
         trees = [doc.tree for doc in docs]
@@ -944,6 +961,8 @@ class KeywordScoringExtractor(BaseEstimator):
         if max(map(len, pages_bodies)) < self.min_bodies:
             raise ValueError(f"the learned body {body} matches fewer than {self.min_bodies} elements")
         container, container_votes = _learn_container(trees, pages_bodies)
+        if credible is not None and not credible(body, container):
+            raise ValueError(f"the learned body {body} is not credible")
         fields, field_report, month_first_dates = _learn_fields(trees, body, container, self.min_coverage)
         exclude, exclude_votes = _learn_exclusions(trees, body, self.prefix_chars)
         field_report = {"container": dict(container_votes), **field_report}
@@ -1045,8 +1064,8 @@ def _noise_body(locator: str) -> bool:
 
 
 def _lines(document: Document) -> list[Line]:
-    """The document's KSF lines, walked once per page however often they are needed."""
-    return document.derived("ksf.lines", lambda: page_lines(document.tree))
+    """The document's KSF lines, read once per page however often they are needed."""
+    return document.derived("ksf.lines", lambda: page_lines(document.tree, document_lines(document)))
 
 
 def body_coverage(tree: HtmlElement, bodies: Sequence[HtmlElement], lines: Sequence[Line] | None = None) -> float:
@@ -1072,8 +1091,9 @@ def extract_single(document: Document, *, now: datetime | None = None, min_posts
     """Posts of one page with no other page of its site at hand (single-page KSF).
 
     Returns an empty list when the page has no text to score, or when the learned body is not
-    credible: a code/quote/signature block, or bodies holding too little of the page's prose
-    (less is asked of bodies that sit in repeated post containers). The cascade then falls
+    credible (judged as soon as body and container are learned, before the fields): a
+    code/quote/signature block, or bodies holding too little of the page's prose (less is asked
+    of bodies that sit in repeated post containers). The cascade then falls
     back to its next stage, which does better than a confidently wrong region. With
     ``min_posts``, also when the page cannot give that many posts (fewer bodies), learned no
     further than the body (a caller that wants a thread has no use for one post).
@@ -1081,13 +1101,15 @@ def extract_single(document: Document, *, now: datetime | None = None, min_posts
     tree = document.tree
     if tree is None:
         return []
+
+    def credible(body: str, container: str | None) -> bool:
+        if _noise_body(body):
+            return False
+        needed = _SINGLE_COVERAGE_REPEATED if container else _SINGLE_COVERAGE
+        return body_coverage(tree, select(tree, body), _lines(document)) >= needed
+
     try:
-        rule = KeywordScoringExtractor(min_bodies=min_posts).fit([document]).rule_
+        rule = KeywordScoringExtractor(min_bodies=min_posts).fit([document], credible=credible).rule_
     except ValueError:
-        return []
-    if _noise_body(rule.body):
-        return []
-    needed = _SINGLE_COVERAGE_REPEATED if rule.container else _SINGLE_COVERAGE
-    if body_coverage(tree, select(tree, rule.body), _lines(document)) < needed:
         return []
     return apply_rule(rule, document, now=now)
