@@ -162,10 +162,11 @@ class NavigationMiddleware:
         if navigator is None:
             return
         hold = not request.meta.get("redirect_urls")
-        decision = navigator.admits(request.url, hold=hold)
+        chained = bool(request.meta.get("forumcrawl_chained"))
+        decision = navigator.admits(request.url, hold=hold, chained=chained)
         while decision.role == "wait":
             await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
-            decision = navigator.admits(request.url, hold=hold)
+            decision = navigator.admits(request.url, hold=hold, chained=chained)
         if not decision.follow:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value(f"forumcrawl/nav/skipped/{decision.role}")

@@ -157,6 +157,9 @@ class SiteNavigator:
         # the cover, then adopts them.
         self._foreign: set[str] = set()
         self._read: dict[str, tuple[ThreadKey, str] | None] = {}
+        # Listing pages a page flip of a listing that led to new thread pages names (see chain),
+        # percent-encoded as requested.
+        self._chained: set[str] = set()
         # Downloads under way per pattern (URL -> when admitted), see admits().
         self._outstanding: dict[str, dict[str, float]] = {}
         self._lock = threading.Lock()
@@ -376,12 +379,13 @@ class SiteNavigator:
                 return Decision(True, "thread", key)
         return self.decide(url, number)
 
-    def admits(self, url: str, *, hold: bool = True) -> Decision:
+    def admits(self, url: str, *, hold: bool = True, chained: bool = False) -> Decision:
         """Whether a queued request should be downloaded now: not when its thread page was
-        fetched under another URL, nor when its pattern closed since it was queued; ``wait``
-        while its pattern's downloads under way are as many as the dry fetches it has left.
-        ``hold``: the download takes a place among those under way until :meth:`fetched` or
-        :meth:`forget` (not for a redirect's target: the URL first asked holds the place)."""
+        fetched under another URL, nor when its pattern closed since it was queued (unless a
+        listing's sequence goes on through it: ``chained``, or named to :meth:`chain` here);
+        ``wait`` while its pattern's downloads under way are as many as the dry fetches it has
+        left. ``hold``: the download takes a place among those under way until :meth:`fetched`
+        or :meth:`forget` (not for a redirect's target: the URL first asked holds the place)."""
         topic = self.is_topic(url)
         key = self.identity.key(url) if topic and self.identity is not None else None
         with self._lock:
@@ -404,6 +408,8 @@ class SiteNavigator:
             budget = self.patterns.setdefault(name, PatternBudget())
             role = "variant" if topic else "index"
             if budget.closed:
+                if not topic and (chained or safe_url_string(url) in self._chained):
+                    return Decision(True, role, key)
                 return Decision(False, "variant" if topic else "other", key)
             now = time.monotonic()
             under_way = self._outstanding.setdefault(name, {})
@@ -415,6 +421,28 @@ class SiteNavigator:
                     return Decision(False, "wait", key)
                 under_way[url] = now
             return Decision(True, role, key)
+
+    def chains(self, source: str, url: str, number: int | None) -> bool:
+        """Whether the link to ``url`` on the page at ``source``, whose anchor names page
+        ``number``, is a page flip from one listing page to another: followed past a closed
+        pattern when ``source`` led to new thread pages (see :meth:`chain`). Page 1 starts a
+        sequence and is reached as its listing (its numbered link is often another URL of it)."""
+        return (
+            number is not None
+            and number >= 2
+            and not self.is_topic(url)
+            and not self.is_topic(source)
+        )
+
+    def chain(self, url: str) -> None:
+        """A page flip of a listing page that led to new thread pages: the listing's next pages
+        are fetched whatever its pattern's budget (:meth:`admits`), as FoCUS follows an index's
+        page flips as one sequence. A pattern pools every page of its shape (every sort order's
+        pages of a question list, each tag's), and a dry run among the others closes it while one
+        listing's later pages still list threads no other page links; the sequence stops at its
+        first page that leads to nothing new."""
+        with self._lock:
+            self._chained.add(safe_url_string(url))
 
     def forget(self, url: str) -> None:
         """Give up the place a download admitted under its pattern's budget held, for a request

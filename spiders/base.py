@@ -47,7 +47,7 @@ from forumcrawl.extractors.navigation import (
     sequence_links,
 )
 from forumcrawl.learning import SiteLearner
-from forumcrawl.navigation import PROBE, SiteNavigator
+from forumcrawl.navigation import PROBE, Decision, SiteNavigator
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
 from forumcrawl.sitemodel import FileRuleStore, SiteModel
 from forumcrawl.pipelines.incremental import Recrawl
@@ -274,6 +274,9 @@ class SiteSpider(scrapy.Spider):
         if recrawl is not None:
             recrawl.observe(doc, navigator)
         new_threads = 0
+        # A listing's page flips wait for the page's yield: its sequence goes on past a closed
+        # pattern when the page led to new thread pages (see SiteNavigator.chain).
+        flips: list[tuple[str, dict[str, Any], Decision]] = []
         shown = navigator.shown_thread(doc.url, doc.tree) if navigator is not None else None
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in links:
@@ -311,6 +314,9 @@ class SiteSpider(scrapy.Spider):
                 decision = navigator.decide(url, number, source=requested or doc.url)
                 own = shown is not None and decision.key is not None and decision.key.thread == shown
                 new_threads += decision.new and not own
+                if navigator.chains(doc.url, url, number):
+                    flips.append((url, meta, decision))
+                    continue
                 if not decision.follow:
                     self._inc(f"nav/skipped/{decision.role}")
                     continue
@@ -325,6 +331,7 @@ class SiteSpider(scrapy.Spider):
             request = scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
+            yield from self.flip_requests(navigator, flips, bool(new_threads))
             closed = navigator.fetched(requested or doc.url, new_threads)
             if closed is not None:
                 self._inc("nav/closed_patterns")
@@ -332,6 +339,28 @@ class SiteSpider(scrapy.Spider):
                     "not following %s pages of the pattern %s any more: they lead to no new "
                     "thread page", doc.site, closed,
                 )
+
+    def flip_requests(
+        self, navigator: SiteNavigator, flips: list[tuple[str, dict[str, Any], Decision]], led: bool
+    ) -> Iterator[scrapy.Request]:
+        """Requests for a listing page's page flips (each with its link's meta and decision):
+        when the page ``led`` to new thread pages, every flip its pattern's budget did not skip
+        as a duplicate, marked (``forumcrawl_chained``) so that whichever worker downloads it
+        lets it past a pattern closed meanwhile; else those the budget follows. The scheduler's
+        dupefilter keeps each to one request, as for any link."""
+        for url, meta, decision in flips:
+            if led and decision.role in ("index", "other"):
+                navigator.chain(url)
+                meta["forumcrawl_chained"] = True
+                if not decision.follow:
+                    self._inc("nav/chained")
+            elif not decision.follow:
+                self._inc(f"nav/skipped/{decision.role}")
+                continue
+            meta["forumcrawl_nav"] = "index"
+            yield scrapy.Request(
+                url, callback=self.parse, priority=self.nav_priority(navigator, url, "index"), meta=meta
+            )
 
     def observe(self, doc: Document, links: list[str], fetched: datetime) -> None:
         """Hold a page of a site being sampled (see :meth:`SiteLearner.observe`)."""
