@@ -9,11 +9,13 @@ from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.task import deferLater
+from twisted.internet.threads import deferToThread
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from forumcrawl.document import site_of
 from forumcrawl.extractors.links import LinkRecord, load_link_model
-from forumcrawl.redis.keys import redis_url_from_settings
+from forumcrawl.navigation import Decision
+from forumcrawl.redis.keys import REDIS_ERRORS, redis_url_from_settings
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -114,6 +116,9 @@ class NavigationMiddleware:
 
     #: Seconds between looks at whether a site's learning has ended.
     POLL = 0.05
+    #: Seconds between asks of a cluster's shared budget while its pattern's downloads under way
+    #: elsewhere are as many as its dry fetches left (each ask is a Redis round trip).
+    CLUSTER_POLL = 0.25
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -144,7 +149,17 @@ class NavigationMiddleware:
         """Count a download that led to no parsed page against the pattern of the URL asked."""
         navigator = self._navigator(request.url)
         if navigator is not None:
-            navigator.fetched((request.meta.get("redirect_urls") or [request.url])[0], 0)
+            asked = (request.meta.get("redirect_urls") or [request.url])[0]
+            spider: Any = self.crawler.spider
+            spider.pattern_outcome(navigator, site_of(asked), asked, 0)
+            navigator.fetched(asked, 0)
+
+    def _release(self, navigator: Any, url: str) -> None:
+        """In a cluster, free the place a dropped download held in its pattern's shared budget."""
+        budgets = getattr(self.crawler.spider, "budgets", None)
+        if budgets is not None:
+            released = deferToThread(budgets.release, site_of(url), navigator.pattern_of(url), url)
+            released.addErrback(lambda failure: logger.warning("could not free a download's place: %s", failure.value))
 
     async def process_request(self, request: Request) -> None:
         if not self._tracked(request):
@@ -163,14 +178,39 @@ class NavigationMiddleware:
             return
         hold = not request.meta.get("redirect_urls")
         chained = bool(request.meta.get("forumcrawl_chained"))
-        decision = navigator.admits(request.url, hold=hold, chained=chained)
-        while decision.role == "wait":
-            await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
+        while True:
             decision = navigator.admits(request.url, hold=hold, chained=chained)
+            while decision.role == "wait":
+                await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
+                decision = navigator.admits(request.url, hold=hold, chained=chained)
+            if decision.follow and hold and decision.role in ("index", "variant"):
+                decision = await self._cluster_admits(site, navigator, request.url, decision)
+            if decision.role != "wait":
+                break
+            navigator.forget(request.url)
+            await maybe_deferred_to_future(deferLater(reactor, self.CLUSTER_POLL, lambda: None))
         if not decision.follow:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value(f"forumcrawl/nav/skipped/{decision.role}")
             raise IgnoreRequest(f"{decision.role}: {request.url}")
+
+    async def _cluster_admits(self, site: str, navigator: Any, url: str, decision: Any) -> Any:
+        """``decision`` (a download its navigator admits under its pattern's budget), or, in a
+        cluster, what the pattern's shared budget says: ``wait`` for the outcomes under way on
+        any worker, or not at all once the pattern closed (see :mod:`forumcrawl.redis.budgets`).
+        With Redis out of reach the navigator's word stands."""
+        budgets = getattr(self.crawler.spider, "budgets", None)
+        if budgets is None:
+            return decision
+        name = navigator.pattern_of(url)
+        try:
+            verdict, record = await maybe_deferred_to_future(deferToThread(budgets.reserve, site, name, url))
+        except REDIS_ERRORS:
+            return decision
+        navigator.mirror(name, record)
+        if verdict == "follow":
+            return decision
+        return Decision(False, "wait" if verdict == "wait" else "other", decision.key)
 
     def process_response(self, request: Request, response: Response) -> Response:
         if response.status >= 400 and self._tracked(request):
@@ -187,6 +227,7 @@ class NavigationMiddleware:
             navigator = self._navigator(request.url)
             if navigator is not None:
                 navigator.forget(request.url)
+                self._release(navigator, request.url)
             return
         self._dry(request)
 

@@ -43,6 +43,7 @@ from forumcrawl.extractors.navigation import (
     ThreadIdentity,
     canonical_url,
     page_flip_number,
+    page_flips,
     pattern_key,
     sequence_links,
 )
@@ -246,7 +247,7 @@ class SiteSpider(scrapy.Spider):
         patterns on probation last."""
         if role == "thread":
             return TOPIC_PRIORITY
-        if role == "index":
+        if role in ("index", "chained"):
             return round(INDEX_PRIORITY * navigator.yield_rate(url))
         return 0
 
@@ -321,7 +322,7 @@ class SiteSpider(scrapy.Spider):
                     self._inc(f"nav/skipped/{decision.role}")
                     continue
                 priority = self.nav_priority(navigator, url, decision.role)
-                meta["forumcrawl_nav"] = decision.role
+                self.nav_meta(meta, decision.role)
             else:
                 topic = self.learner.is_topic(model, url) if self.learner and model else None
                 priority = TOPIC_PRIORITY if topic else 0
@@ -332,6 +333,7 @@ class SiteSpider(scrapy.Spider):
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
             yield from self.flip_requests(navigator, flips, bool(new_threads))
+            self.pattern_outcome(navigator, doc.site, requested or doc.url, new_threads)
             closed = navigator.fetched(requested or doc.url, new_threads)
             if closed is not None:
                 self._inc("nav/closed_patterns")
@@ -349,18 +351,35 @@ class SiteSpider(scrapy.Spider):
         lets it past a pattern closed meanwhile; else those the budget follows. The scheduler's
         dupefilter keeps each to one request, as for any link."""
         for url, meta, decision in flips:
-            if led and decision.role in ("index", "other"):
+            if led and decision.role in ("index", "other") or decision.role == "chained":
                 navigator.chain(url)
-                meta["forumcrawl_chained"] = True
-                if not decision.follow:
+                if decision.role != "index":
                     self._inc("nav/chained")
-            elif not decision.follow:
+                self.nav_meta(meta, "chained")
+            elif decision.follow:
+                self.nav_meta(meta, decision.role)
+            else:
                 self._inc(f"nav/skipped/{decision.role}")
                 continue
-            meta["forumcrawl_nav"] = "index"
             yield scrapy.Request(
                 url, callback=self.parse, priority=self.nav_priority(navigator, url, "index"), meta=meta
             )
+
+    @staticmethod
+    def nav_meta(meta: dict[str, Any], role: str) -> None:
+        """Mark a followed link's request with its navigation role; a listing page chained past
+        its closed pattern is marked so, for whichever worker of a cluster downloads it."""
+        meta["forumcrawl_nav"] = role
+        if role == "chained":
+            meta["forumcrawl_chained"] = True
+
+    def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, new_threads: int) -> None:
+        """A fetch of ``url`` led to ``new_threads`` new thread pages: in a cluster, told to its
+        pattern's shared budget (here the navigator's own record is the budget)."""
+
+    def budgets_replayed(self, site: str, navigator: SiteNavigator) -> None:
+        """``site``'s sample was replayed through ``navigator``: in a cluster, its records
+        start the shared budgets (here the navigator's own record is the budget)."""
 
     def observe(self, doc: Document, links: list[str], fetched: datetime) -> None:
         """Hold a page of a site being sampled (see :meth:`SiteLearner.observe`)."""
@@ -493,6 +512,13 @@ class SiteSpider(scrapy.Spider):
                 for url in replayed[i]:
                     navigator.decide(url, source=doc.url)
                 navigator.fetched(doc.url, new)
+                if new:
+                    # The sample's listings go on as sequences too: their page flips waited
+                    # for the rules, which may close the flips' pattern (see follow_links).
+                    for target, number in page_flips(doc.tree, doc.url):
+                        if navigator.chains(doc.url, target, number):
+                            navigator.chain(target)
+            self.budgets_replayed(site, navigator)
         for request in self.regained(site):
             yield request
         for request in self._deferred.pop(site, []):
@@ -511,7 +537,7 @@ class SiteSpider(scrapy.Spider):
         if not decision.follow:
             self._inc(f"nav/skipped/{decision.role}")
             return None
-        request.meta["forumcrawl_nav"] = decision.role
+        self.nav_meta(request.meta, decision.role)
         return request.replace(priority=self.nav_priority(navigator, request.url, decision.role))
 
     def learn_pending_sites(self) -> None:

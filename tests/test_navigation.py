@@ -245,7 +245,9 @@ def test_a_listing_that_led_to_new_threads_goes_on_past_its_closed_pattern() -> 
     assert not nav.chains(listing.format("activity-asc", 1), flip, None)
     assert not nav.admits(flip).follow
     nav.chain(flip)
-    assert nav.admits(flip).follow
+    assert nav.admits(flip).role == "chained"
+    # A link to it (a held-back link the rules release, another page's) follows the chain too.
+    assert (nav.decide(flip).follow, nav.decide(flip).role) == (True, "chained")
     # Marked on the request (another worker of a cluster chained it), or not at all.
     assert nav.admits(listing.format("activity-asc", 3), chained=True).follow
     assert nav.admits(listing.format("age-asc", 2)).role == "other"
