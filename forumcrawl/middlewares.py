@@ -14,7 +14,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from forumcrawl.document import site_of
 from forumcrawl.extractors.links import LinkRecord, load_link_model
-from forumcrawl.navigation import Decision
+from forumcrawl.navigation import Decision, SiteNavigator
 from forumcrawl.redis.keys import REDIS_ERRORS, redis_url_from_settings
 
 if TYPE_CHECKING:
@@ -154,12 +154,14 @@ class NavigationMiddleware:
             spider.pattern_outcome(navigator, site_of(asked), asked, 0)
             navigator.fetched(asked, 0)
 
-    def _release(self, navigator: Any, url: str) -> None:
+    def _release(self, navigator: SiteNavigator, url: str) -> None:
         """In a cluster, free the place a dropped download held in its pattern's shared budget."""
         budgets = getattr(self.crawler.spider, "budgets", None)
         if budgets is not None:
             released = deferToThread(budgets.release, site_of(url), navigator.pattern_of(url), url)
-            released.addErrback(lambda failure: logger.warning("could not free a download's place: %s", failure.value))
+            released.addErrback(
+                lambda failure: logger.warning("could not free a download's place: %s", failure.value)
+            )
 
     async def process_request(self, request: Request) -> None:
         if not self._tracked(request):
@@ -194,7 +196,9 @@ class NavigationMiddleware:
             self.crawler.stats.inc_value(f"forumcrawl/nav/skipped/{decision.role}")
             raise IgnoreRequest(f"{decision.role}: {request.url}")
 
-    async def _cluster_admits(self, site: str, navigator: Any, url: str, decision: Any) -> Any:
+    async def _cluster_admits(
+        self, site: str, navigator: SiteNavigator, url: str, decision: Decision
+    ) -> Decision:
         """``decision`` (a download its navigator admits under its pattern's budget), or, in a
         cluster, what the pattern's shared budget says: ``wait`` for the outcomes under way on
         any worker, or not at all once the pattern closed (see :mod:`forumcrawl.redis.budgets`).
@@ -204,7 +208,8 @@ class NavigationMiddleware:
             return decision
         name = navigator.pattern_of(url)
         try:
-            verdict, record = await maybe_deferred_to_future(deferToThread(budgets.reserve, site, name, url))
+            asked = deferToThread(budgets.reserve, site, name, url)
+            verdict, record = await maybe_deferred_to_future(asked)
         except REDIS_ERRORS:
             return decision
         navigator.mirror(name, record)
@@ -233,14 +238,17 @@ class NavigationMiddleware:
 
     def redirect_queued(self, request: Request) -> None:
         """In a cluster a redirect's target goes to the shared queue, and the worker that
-        downloads it reports its outcome to its own navigator: the place the URL first asked
-        holds here is given back now, or the pattern would wait for an outcome that never
-        comes here."""
+        downloads it reports its outcome: the place the URL first asked holds is given back
+        now, here and in the shared budget. Held until the outcome, the places of a pattern of
+        redirects (askbot's close links, each to a login page) kept the pattern's other links
+        waiting in every download slot, so that no redirect's target could be downloaded until
+        the places lapsed (a 2-worker crawl stood still for six minutes)."""
         redirects = request.meta.get("redirect_urls")
         if redirects and self._tracked(request):
             navigator = self._navigator(redirects[0])
             if navigator is not None:
                 navigator.forget(redirects[0])
+                self._release(navigator, redirects[0])
 
     def request_dropped(self, request: Request) -> None:
         """A redirect the scheduler refused (its target was queued already) led nowhere new."""

@@ -486,8 +486,9 @@ class SiteNavigator:
         with self._lock:
             budget = self.patterns.setdefault(name, PatternBudget())
             closing = record.closed and not budget.closed
-            budget.fetches, budget.yielded, budget.hits = record.fetches, record.yielded, record.hits
-            budget.last_yield, budget.closed = record.last_yield, budget.closed or record.closed
+            budget.fetches, budget.yielded = record.fetches, record.yielded
+            budget.hits, budget.last_yield = record.hits, record.last_yield
+            budget.closed = budget.closed or record.closed
             return closing
 
     def budgets(self) -> dict[str, PatternBudget]:

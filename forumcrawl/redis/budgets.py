@@ -4,16 +4,17 @@ Each worker's :class:`~forumcrawl.navigation.SiteNavigator` budgets a pattern by
 fetches of it led to. With two workers a pattern on probation was probed by each, its dry
 fetches split between them so that neither saw the dry run that closes it, and a redirect
 (an action link to the login page) was parsed by whichever worker took it from the queue,
-its dry outcome counted there while the worker that asked had freed the place and sent more:
-askbot in a 2-worker cluster fetched 23 profiles and 26 login pages (11 and 6 embedded).
+its dry outcome counted there only: askbot in a 2-worker cluster fetched 23 profiles and 26
+login pages (11 and 6 embedded).
 
 Here a pattern's record (fetches, fetches that led to new thread pages, thread pages led to,
 the fetch of the last such, closed) is one HASH per site, and its downloads under way one ZSET
 per pattern (URL scored by when its place lapses: a worker that dies holding places does not
 hold them for ever). A download is admitted by one atomic script, on the cluster's record, as
 :meth:`SiteNavigator.admits <forumcrawl.navigation.SiteNavigator.admits>` admits on its own;
-its outcome, reported by whichever worker parses the page, frees its place and may close the
-pattern. The worker that learns a site seeds the record with what the replayed sample led to.
+its outcome, reported by whichever worker parses the page, frees its place (a redirect frees it
+once its target is queued) and may close the pattern. The worker that learns a site seeds the
+record with what the replayed sample led to.
 One round trip per download of a page other than a thread page, in a thread.
 """
 
@@ -39,7 +40,8 @@ local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 _RECORD = """
 local p = ARGV[1]
 local b = redis.call('HMGET', KEYS[1], p .. '|f', p .. '|h', p .. '|y', p .. '|l', p .. '|c')
-local f, h, y, l, c = tonumber(b[1] or 0), tonumber(b[2] or 0), tonumber(b[3] or 0), tonumber(b[4] or 0), tonumber(b[5] or 0)
+local f, h, y = tonumber(b[1] or 0), tonumber(b[2] or 0), tonumber(b[3] or 0)
+local l, c = tonumber(b[4] or 0), tonumber(b[5] or 0)
 local probe, window, chance = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local function limit()
   if h == 0 or h >= l then return probe end
@@ -85,7 +87,8 @@ return {closing, f, h, y, l, c}
 _SEED = """
 local p = ARGV[1]
 if redis.call('HEXISTS', KEYS[1], p .. '|f') == 1 then return 0 end
-redis.call('HSET', KEYS[1], p .. '|f', ARGV[2], p .. '|h', ARGV[3], p .. '|y', ARGV[4], p .. '|l', ARGV[5], p .. '|c', ARGV[6])
+redis.call('HSET', KEYS[1], p .. '|f', ARGV[2], p .. '|h', ARGV[3], p .. '|y', ARGV[4],
+           p .. '|l', ARGV[5], p .. '|c', ARGV[6])
 return 1
 """
 
