@@ -9,11 +9,13 @@ from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.task import deferLater
+from twisted.internet.threads import deferToThread
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from forumcrawl.document import site_of
 from forumcrawl.extractors.links import LinkRecord, load_link_model
-from forumcrawl.redis.keys import redis_url_from_settings
+from forumcrawl.navigation import Decision, SiteNavigator
+from forumcrawl.redis.keys import REDIS_ERRORS, redis_url_from_settings
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -114,6 +116,9 @@ class NavigationMiddleware:
 
     #: Seconds between looks at whether a site's learning has ended.
     POLL = 0.05
+    #: Seconds between asks of a cluster's shared budget while its pattern's downloads under way
+    #: elsewhere are as many as its dry fetches left (each ask is a Redis round trip).
+    CLUSTER_POLL = 0.25
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -144,7 +149,19 @@ class NavigationMiddleware:
         """Count a download that led to no parsed page against the pattern of the URL asked."""
         navigator = self._navigator(request.url)
         if navigator is not None:
-            navigator.fetched((request.meta.get("redirect_urls") or [request.url])[0], 0)
+            asked = (request.meta.get("redirect_urls") or [request.url])[0]
+            spider: Any = self.crawler.spider
+            spider.pattern_outcome(navigator, site_of(asked), asked, 0)
+            navigator.fetched(asked, 0)
+
+    def _release(self, navigator: SiteNavigator, url: str) -> None:
+        """In a cluster, free the place a dropped download held in its pattern's shared budget."""
+        budgets = getattr(self.crawler.spider, "budgets", None)
+        if budgets is not None:
+            released = deferToThread(budgets.release, site_of(url), navigator.pattern_of(url), url)
+            released.addErrback(
+                lambda failure: logger.warning("could not free a download's place: %s", failure.value)
+            )
 
     async def process_request(self, request: Request) -> None:
         if not self._tracked(request):
@@ -162,14 +179,43 @@ class NavigationMiddleware:
         if navigator is None:
             return
         hold = not request.meta.get("redirect_urls")
-        decision = navigator.admits(request.url, hold=hold)
-        while decision.role == "wait":
-            await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
-            decision = navigator.admits(request.url, hold=hold)
+        chained = bool(request.meta.get("forumcrawl_chained"))
+        while True:
+            decision = navigator.admits(request.url, hold=hold, chained=chained)
+            while decision.role == "wait":
+                await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
+                decision = navigator.admits(request.url, hold=hold, chained=chained)
+            if decision.follow and hold and decision.role in ("index", "variant"):
+                decision = await self._cluster_admits(site, navigator, request.url, decision)
+            if decision.role != "wait":
+                break
+            navigator.forget(request.url)
+            await maybe_deferred_to_future(deferLater(reactor, self.CLUSTER_POLL, lambda: None))
         if not decision.follow:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value(f"forumcrawl/nav/skipped/{decision.role}")
             raise IgnoreRequest(f"{decision.role}: {request.url}")
+
+    async def _cluster_admits(
+        self, site: str, navigator: SiteNavigator, url: str, decision: Decision
+    ) -> Decision:
+        """``decision`` (a download its navigator admits under its pattern's budget), or, in a
+        cluster, what the pattern's shared budget says: ``wait`` for the outcomes under way on
+        any worker, or not at all once the pattern closed (see :mod:`forumcrawl.redis.budgets`).
+        With Redis out of reach the navigator's word stands."""
+        budgets = getattr(self.crawler.spider, "budgets", None)
+        if budgets is None:
+            return decision
+        name = navigator.pattern_of(url)
+        try:
+            asked = deferToThread(budgets.reserve, site, name, url)
+            verdict, record = await maybe_deferred_to_future(asked)
+        except REDIS_ERRORS:
+            return decision
+        navigator.mirror(name, record)
+        if verdict == "follow":
+            return decision
+        return Decision(False, "wait" if verdict == "wait" else "other", decision.key)
 
     def process_response(self, request: Request, response: Response) -> Response:
         if response.status >= 400 and self._tracked(request):
@@ -186,19 +232,23 @@ class NavigationMiddleware:
             navigator = self._navigator(request.url)
             if navigator is not None:
                 navigator.forget(request.url)
+                self._release(navigator, request.url)
             return
         self._dry(request)
 
     def redirect_queued(self, request: Request) -> None:
         """In a cluster a redirect's target goes to the shared queue, and the worker that
-        downloads it reports its outcome to its own navigator: the place the URL first asked
-        holds here is given back now, or the pattern would wait for an outcome that never
-        comes here."""
+        downloads it reports its outcome: the place the URL first asked holds is given back
+        now, here and in the shared budget. Held until the outcome, the places of a pattern of
+        redirects (askbot's close links, each to a login page) kept the pattern's other links
+        waiting in every download slot, so that no redirect's target could be downloaded until
+        the places lapsed (a 2-worker crawl stood still for six minutes)."""
         redirects = request.meta.get("redirect_urls")
         if redirects and self._tracked(request):
             navigator = self._navigator(redirects[0])
             if navigator is not None:
                 navigator.forget(redirects[0])
+                self._release(navigator, redirects[0])
 
     def request_dropped(self, request: Request) -> None:
         """A redirect the scheduler refused (its target was queued already) led nowhere new."""

@@ -35,7 +35,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urljoin
 
@@ -64,7 +64,8 @@ STALE = 30.0
 
 @dataclass(frozen=True)
 class Decision:
-    """Whether to follow a link, and its role (``thread``, ``variant``, ``index``) or, when
+    """Whether to follow a link, and its role (``thread``, ``variant``, ``index``; ``chained``
+    for a listing page followed past its closed pattern, see :meth:`SiteNavigator.chain`) or, when
     skipped, why (``duplicate``, ``variant``, ``other``; ``wait`` from :meth:`SiteNavigator.
     admits`: ask again once downloads under way are in); ``new`` when it leads to a thread page
     or a thread the crawl had not scheduled, or to a thread page scheduled but not fetched yet
@@ -157,6 +158,9 @@ class SiteNavigator:
         # the cover, then adopts them.
         self._foreign: set[str] = set()
         self._read: dict[str, tuple[ThreadKey, str] | None] = {}
+        # Listing pages a page flip of a listing that led to new thread pages names (see chain),
+        # percent-encoded as requested.
+        self._chained: set[str] = set()
         # Downloads under way per pattern (URL -> when admitted), see admits().
         self._outstanding: dict[str, dict[str, float]] = {}
         self._lock = threading.Lock()
@@ -217,7 +221,9 @@ class SiteNavigator:
             budget = self.patterns.setdefault(self._pattern(url, topic), PatternBudget())
             role = "variant" if topic else "index"
             if budget.closed:
-                return Decision(False, role if topic else "other", key)
+                if topic or safe_url_string(url) not in self._chained:
+                    return Decision(False, role if topic else "other", key)
+                role = "chained"
             if not topic:
                 self._followed.add(safe_url_string(url))
             return Decision(True, role, key)
@@ -376,12 +382,13 @@ class SiteNavigator:
                 return Decision(True, "thread", key)
         return self.decide(url, number)
 
-    def admits(self, url: str, *, hold: bool = True) -> Decision:
+    def admits(self, url: str, *, hold: bool = True, chained: bool = False) -> Decision:
         """Whether a queued request should be downloaded now: not when its thread page was
-        fetched under another URL, nor when its pattern closed since it was queued; ``wait``
-        while its pattern's downloads under way are as many as the dry fetches it has left.
-        ``hold``: the download takes a place among those under way until :meth:`fetched` or
-        :meth:`forget` (not for a redirect's target: the URL first asked holds the place)."""
+        fetched under another URL, nor when its pattern closed since it was queued (unless a
+        listing's sequence goes on through it: ``chained``, or named to :meth:`chain` here);
+        ``wait`` while its pattern's downloads under way are as many as the dry fetches it has
+        left. ``hold``: the download takes a place among those under way until :meth:`fetched`
+        or :meth:`forget` (not for a redirect's target: the URL first asked holds the place)."""
         topic = self.is_topic(url)
         key = self.identity.key(url) if topic and self.identity is not None else None
         with self._lock:
@@ -404,6 +411,8 @@ class SiteNavigator:
             budget = self.patterns.setdefault(name, PatternBudget())
             role = "variant" if topic else "index"
             if budget.closed:
+                if not topic and (chained or safe_url_string(url) in self._chained):
+                    return Decision(True, "chained", key)
                 return Decision(False, "variant" if topic else "other", key)
             now = time.monotonic()
             under_way = self._outstanding.setdefault(name, {})
@@ -415,6 +424,28 @@ class SiteNavigator:
                     return Decision(False, "wait", key)
                 under_way[url] = now
             return Decision(True, role, key)
+
+    def chains(self, source: str, url: str, number: int | None) -> bool:
+        """Whether the link to ``url`` on the page at ``source``, whose anchor names page
+        ``number``, is a page flip from one listing page to another: followed past a closed
+        pattern when ``source`` led to new thread pages (see :meth:`chain`). Page 1 starts a
+        sequence and is reached as its listing (its numbered link is often another URL of it)."""
+        return (
+            number is not None
+            and number >= 2
+            and not self.is_topic(url)
+            and not self.is_topic(source)
+        )
+
+    def chain(self, url: str) -> None:
+        """A page flip of a listing page that led to new thread pages: the listing's next pages
+        are fetched whatever its pattern's budget (:meth:`admits`), as FoCUS follows an index's
+        page flips as one sequence. A pattern pools every page of its shape (every sort order's
+        pages of a question list, each tag's), and a dry run among the others closes it while one
+        listing's later pages still list threads no other page links; the sequence stops at its
+        first page that leads to nothing new."""
+        with self._lock:
+            self._chained.add(safe_url_string(url))
 
     def forget(self, url: str) -> None:
         """Give up the place a download admitted under its pattern's budget held, for a request
@@ -433,20 +464,61 @@ class SiteNavigator:
         best = max(b.yielded / b.fetches for b in self.patterns.values() if b.fetches)
         return budget.yielded / budget.fetches / best if best else 0.0
 
+    def pattern_of(self, url: str) -> str:
+        """The key of the URL pattern whose budget ``url`` is fetched under."""
+        return self._pattern(url, self.is_topic(url))
+
+    def outcome_pattern(self, url: str, new_threads: int) -> str | None:
+        """The pattern whose record a fetch of ``url`` that led to ``new_threads`` new thread
+        pages counts in (see :meth:`fetched`); None for a thread page, or a listing's page 1
+        again."""
+        topic = self.is_topic(url)
+        if self._thread_page(url, topic):
+            return None
+        with self._lock:
+            if self._page_one_again(url, topic, new_threads):
+                return None
+        return self._pattern(url, topic)
+
+    def mirror(self, name: str, record: PatternBudget) -> bool:
+        """Take a cluster's record of the pattern ``name`` (see :mod:`forumcrawl.redis.budgets`)
+        for this navigator's; returns whether it closes the pattern here."""
+        with self._lock:
+            budget = self.patterns.setdefault(name, PatternBudget())
+            closing = record.closed and not budget.closed
+            budget.fetches, budget.yielded = record.fetches, record.yielded
+            budget.hits, budget.last_yield = record.hits, record.last_yield
+            budget.closed = budget.closed or record.closed
+            return closing
+
+    def budgets(self) -> dict[str, PatternBudget]:
+        """A copy of every pattern's record so far."""
+        with self._lock:
+            return {name: replace(budget) for name, budget in self.patterns.items()}
+
+    def _thread_page(self, url: str, topic: bool) -> bool:
+        """Whether ``url`` is a canonical thread page (or a thread page without identity),
+        which no pattern budgets."""
+        key = self.identity.key(url) if topic and self.identity is not None else None
+        return key is not None and key.canonical or topic and key is None
+
+    def _page_one_again(self, url: str, topic: bool, new_threads: int) -> bool:
+        """Whether a fetch is most likely a listing's page 1 again (``?page=1`` beside the
+        plain URL, fetched before anything said so), which leading nowhere is no evidence of
+        what its pattern's pages lead to: two such dry fetches in a sample closed a forum's
+        board page flips. Called locked."""
+        return not new_threads and not topic and self._alias_followed(url)
+
     def fetched(self, url: str, new_threads: int) -> str | None:
         """Record that the page at ``url`` led to ``new_threads`` new thread pages; returns the
         pattern's key when this closes it."""
         topic = self.is_topic(url)
-        key = self.identity.key(url) if topic and self.identity is not None else None
-        if key is not None and key.canonical or topic and key is None:
+        if self._thread_page(url, topic):
             return None
         name = self._pattern(url, topic)
         with self._lock:
             self._outstanding.get(name, {}).pop(url, None)
-            if not new_threads and not topic and self._alias_followed(url):
-                # Most likely a listing's page 1 again (``?page=1`` beside the plain URL, fetched
-                # before anything said so): no evidence of what its pattern's pages lead to. Two
-                # such dry fetches in a sample closed a forum's board page flips.
+            if self._page_one_again(url, topic, new_threads):
                 return None
             budget = self.patterns.setdefault(name, PatternBudget())
             budget.fetches += 1

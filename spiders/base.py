@@ -43,11 +43,12 @@ from forumcrawl.extractors.navigation import (
     ThreadIdentity,
     canonical_url,
     page_flip_number,
+    page_flips,
     pattern_key,
     sequence_links,
 )
 from forumcrawl.learning import SiteLearner
-from forumcrawl.navigation import PROBE, SiteNavigator
+from forumcrawl.navigation import PROBE, Decision, SiteNavigator
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
 from forumcrawl.sitemodel import FileRuleStore, SiteModel
 from forumcrawl.pipelines.incremental import Recrawl
@@ -246,7 +247,7 @@ class SiteSpider(scrapy.Spider):
         patterns on probation last."""
         if role == "thread":
             return TOPIC_PRIORITY
-        if role == "index":
+        if role in ("index", "chained"):
             return round(INDEX_PRIORITY * navigator.yield_rate(url))
         return 0
 
@@ -274,6 +275,9 @@ class SiteSpider(scrapy.Spider):
         if recrawl is not None:
             recrawl.observe(doc, navigator)
         new_threads = 0
+        # A listing's page flips wait for the page's yield: its sequence goes on past a closed
+        # pattern when the page led to new thread pages (see SiteNavigator.chain).
+        flips: list[tuple[str, dict[str, Any], Decision]] = []
         shown = navigator.shown_thread(doc.url, doc.tree) if navigator is not None else None
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in links:
@@ -311,11 +315,14 @@ class SiteSpider(scrapy.Spider):
                 decision = navigator.decide(url, number, source=requested or doc.url)
                 own = shown is not None and decision.key is not None and decision.key.thread == shown
                 new_threads += decision.new and not own
+                if navigator.chains(doc.url, url, number):
+                    flips.append((url, meta, decision))
+                    continue
                 if not decision.follow:
                     self._inc(f"nav/skipped/{decision.role}")
                     continue
                 priority = self.nav_priority(navigator, url, decision.role)
-                meta["forumcrawl_nav"] = decision.role
+                self.nav_meta(meta, decision.role)
             else:
                 topic = self.learner.is_topic(model, url) if self.learner and model else None
                 priority = TOPIC_PRIORITY if topic else 0
@@ -325,6 +332,8 @@ class SiteSpider(scrapy.Spider):
             request = scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
+            yield from self.flip_requests(navigator, flips, bool(new_threads))
+            self.pattern_outcome(navigator, doc.site, requested or doc.url, new_threads)
             closed = navigator.fetched(requested or doc.url, new_threads)
             if closed is not None:
                 self._inc("nav/closed_patterns")
@@ -332,6 +341,41 @@ class SiteSpider(scrapy.Spider):
                     "not following %s pages of the pattern %s any more: they lead to no new "
                     "thread page", doc.site, closed,
                 )
+
+    def flip_requests(
+        self, navigator: SiteNavigator, flips: list[tuple[str, dict[str, Any], Decision]], led: bool
+    ) -> Iterator[scrapy.Request]:
+        """Requests for a listing page's page flips (each with its link's meta and decision):
+        when the page ``led`` to new thread pages, every flip its pattern's budget did not skip
+        as a duplicate, marked (``forumcrawl_chained``) so that whichever worker downloads it
+        lets it past a pattern closed meanwhile; else those the budget follows. The scheduler's
+        dupefilter keeps each to one request, as for any link."""
+        for url, meta, decision in flips:
+            if led and decision.role in ("index", "other") or decision.role == "chained":
+                navigator.chain(url)
+                if decision.role != "index":
+                    self._inc("nav/chained")
+                self.nav_meta(meta, "chained")
+            elif decision.follow:
+                self.nav_meta(meta, decision.role)
+            else:
+                self._inc(f"nav/skipped/{decision.role}")
+                continue
+            yield scrapy.Request(
+                url, callback=self.parse, priority=self.nav_priority(navigator, url, "index"), meta=meta
+            )
+
+    @staticmethod
+    def nav_meta(meta: dict[str, Any], role: str) -> None:
+        """Mark a followed link's request with its navigation role; a listing page chained past
+        its closed pattern is marked so, for whichever worker of a cluster downloads it."""
+        meta["forumcrawl_nav"] = role
+        if role == "chained":
+            meta["forumcrawl_chained"] = True
+
+    def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, new_threads: int) -> None:
+        """A fetch of ``url`` led to ``new_threads`` new thread pages: in a cluster, told to its
+        pattern's shared budget (here the navigator's own record is the budget)."""
 
     def observe(self, doc: Document, links: list[str], fetched: datetime) -> None:
         """Hold a page of a site being sampled (see :meth:`SiteLearner.observe`)."""
@@ -464,7 +508,13 @@ class SiteSpider(scrapy.Spider):
                 for url in replayed[i]:
                     navigator.decide(url, source=doc.url)
                 navigator.fetched(doc.url, new)
-            self.navigation_ready(site)
+                if new:
+                    # The sample's listings go on as sequences too: their page flips waited
+                    # for the rules, which may close the flips' pattern (see follow_links).
+                    for target, number in page_flips(doc.tree, doc.url):
+                        if navigator.chains(doc.url, target, number):
+                            navigator.chain(target)
+            self.navigation_ready(site, navigator)
         for request in self.regained(site):
             yield request
         for request in self._deferred.pop(site, []):
@@ -475,10 +525,11 @@ class SiteSpider(scrapy.Spider):
             for item in self.items_for(held.document, model, held.fetched):
                 yield item
 
-    def navigation_ready(self, site: str) -> None:
-        """Called once ``site``'s navigation has replayed its sample, before the held pages are
-        exported. An embedded crawl releases its held-back links right after, in the same
-        callback; a cluster's wait in Redis and are released here."""
+    def navigation_ready(self, site: str, navigator: SiteNavigator) -> None:
+        """``site``'s sample was replayed through ``navigator``; its held pages are exported
+        next. Here the navigator's own record is the budget and the held-back links are
+        released right after, in the same callback; a cluster seeds its shared budgets from the
+        record and takes the links that waited in Redis."""
 
     def release_link(self, navigator: SiteNavigator, request: scrapy.Request) -> scrapy.Request | None:
         """A link held back while its site was sampled, as the site's rules decide it: None
@@ -488,7 +539,7 @@ class SiteSpider(scrapy.Spider):
         if not decision.follow:
             self._inc(f"nav/skipped/{decision.role}")
             return None
-        request.meta["forumcrawl_nav"] = decision.role
+        self.nav_meta(request.meta, decision.role)
         return request.replace(priority=self.nav_priority(navigator, request.url, decision.role))
 
     def learn_pending_sites(self) -> None:

@@ -45,12 +45,14 @@ from twisted.python.failure import Failure
 
 from forumcrawl.document import Document, site_of
 from forumcrawl.extractors.navigation import pattern_key
+from forumcrawl.redis.budgets import ClusterBudgets
 from forumcrawl.redis.dupefilter import LeasedDupeFilter
 from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, client_from_settings, push_seeds, redis_url_from_settings
 from forumcrawl.redis.middleware import PARK_META, RELEASE_META
 from forumcrawl.redis.pages import SHARE_SECONDS, Notes, Sampled, WorkerNotes, rules_tag
 from forumcrawl.redis.queue import Exchange, LeasedQueue, Push
 from forumcrawl.redis.scheduler import SAMPLE_META, WAIT_META, wake_engine
+from forumcrawl.navigation import PatternBudget, SiteNavigator
 from forumcrawl.spiders.base import SiteSpider, parse_start_urls
 from forumcrawl.spiders.forum import ForumSpider
 from forumcrawl.spiders.news import NewsSpider
@@ -76,6 +78,8 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
     """
 
     notes: WorkerNotes
+    #: The cluster's URL pattern budgets (also read by the NavigationMiddleware).
+    budgets: ClusterBudgets
 
     def __init__(self, start: str | None = None, topic_example: str | None = None, **kwargs: Any) -> None:
         # SiteSpider.__init__ insists on -a start; here seeds may all come from Redis.
@@ -131,8 +135,10 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
             dedup_ttl=settings.getint("FORUMCRAWL_REDIS_DEDUP_TTL"),
         )
         spider.notes = WorkerNotes(spider.server, keys)
+        spider.budgets = ClusterBudgets(spider.server, keys)
         crawler.signals.connect(spider.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(spider._stop_sharing, signal=signals.spider_closed)
+        crawler.signals.connect(spider.queued_elsewhere, signal=signals.request_dropped)
         return spider
 
     def make_request_from_data(self, data: bytes) -> scrapy.Request | list[scrapy.Request]:
@@ -219,6 +225,42 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         request.meta[SAMPLE_META] = [site, pattern_key(request.url), self.sample_per_pattern]
         return request
 
+    def queued_elsewhere(self, request: scrapy.Request) -> None:
+        """A thread page the frontier refused as seen was queued by another worker (this one
+        queues each once): from now on it is no lead here, as if fetched there (see
+        :meth:`SiteNavigator.note_elsewhere`). The notes tell fetched pages once a second; a
+        page queued meanwhile counted as new on every page linking it, and a listing's
+        sequence went on through pages whose threads another worker had queued."""
+        if request.meta.get("forumcrawl_nav") != "thread" or self.learner is None:
+            return
+        navigator = self.navigator(self.learner.model(site_of(request.url)))
+        key = navigator.key(request.url) if navigator is not None else None
+        if navigator is not None and key is not None and key.canonical:
+            navigator.note_elsewhere([(str(key.thread), int(key.page or 1))])
+
+    def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, new_threads: int) -> None:
+        """Told to the pattern's budget in Redis, in a thread (see :mod:`forumcrawl.redis.budgets`):
+        it frees the download's place and may close the pattern for every worker."""
+        name = navigator.outcome_pattern(url, new_threads)
+        if name is None:
+            return
+        told = deferToThread(self.budgets.outcome, site, name, url, new_threads)
+        told.addCallbacks(self._outcome_told, self._budget_failed, callbackArgs=(navigator, site, name))
+
+    def _outcome_told(
+        self, result: tuple[bool, PatternBudget], navigator: SiteNavigator, site: str, name: str
+    ) -> None:
+        if navigator.mirror(name, result[1]):
+            self._inc("nav/closed_patterns")
+            self.logger.info(
+                "not following %s pages of the pattern %s any more: they lead to no new thread page",
+                site, name,
+            )
+
+    def _budget_failed(self, failure: Failure) -> None:
+        # the place lapses in Redis; this worker's own record goes on meanwhile
+        self.logger.warning("could not tell a pattern's budget: %s", failure.value)
+
     def observe(self, doc: Document, links: list[str], fetched: datetime) -> None:
         """Also tell the other workers (see :mod:`forumcrawl.redis.pages`)."""
         super().observe(doc, links, fetched)
@@ -276,10 +318,12 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         lease = self.crawler.settings.getfloat("FORUMCRAWL_REDIS_LEASE_SECONDS")
         return theirs, self.frontier.take_waiting(waiting, lease), published
 
-    def navigation_ready(self, site: str) -> None:
-        """Share at once rather than at the next tick: the share takes the links that waited
-        for the site's rules, and until then no worker has anything to fetch (up to
+    def navigation_ready(self, site: str, navigator: SiteNavigator) -> None:
+        """The sample's records start the cluster's budgets of the patterns without one; then
+        share at once rather than at the next tick: the share takes the links that waited for
+        the site's rules, and until then no worker has anything to fetch (up to
         ``SHARE_SECONDS`` of the whole cluster, once per site)."""
+        deferToThread(self.budgets.seed, site, navigator.budgets()).addErrback(self._budget_failed)
         if self._sharing is None:
             self.share_pages()
         else:

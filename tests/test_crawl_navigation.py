@@ -56,6 +56,24 @@ def test_every_thread_page_once_and_little_else(tmp_path: Path, family: str) -> 
     assert sum("next=" in u or "_xfRedirect" in u for u in fetched) == 0
 
 
+def test_a_listing_sequence_goes_on_past_its_pooled_pattern_each_page_once(tmp_path: Path) -> None:
+    """The ``qa`` family lists every question in eight sort orders whose pages share one URL
+    pattern, and pages its listings with a window: the sorted orders' repeats closed the
+    pattern before the default order's pager reached its later pages (69 % of the thread pages
+    exported). A listing page that led to new thread pages has its page flips followed past the
+    closed pattern; each listing page is still requested once (the dupefilter keeps a flip that
+    many pages name to one request)."""
+    with serve("qa") as server:
+        truth = server.truth
+        result = run_crawl(tmp_path, [server.url])
+        requested = server.requested_urls()
+    exported = {truth.canonical(item["url"]) for item in result.items}
+    assert exported == readable_pages(truth)
+    assert result.stats.get("forumcrawl/nav/chained", 0) > 0
+    listings = [u for u in requested if "/questions/" in u]
+    assert len(listings) == len(set(listings)), sorted(listings)
+
+
 def test_navigation_off_follows_every_link(tmp_path: Path) -> None:
     (tmp_path / "on").mkdir()
     (tmp_path / "off").mkdir()

@@ -255,7 +255,7 @@ def read_modern(tree: lxml.html.HtmlElement) -> list[PostTruth]:
 
 
 READERS = {"xenforo": read_xenforo, "vbulletin": read_vbulletin, "discourse": read_discourse,
-           "modern": read_modern}
+           "modern": read_modern, "qa": read_modern}
 
 
 def extract_posts(family: str, page: str) -> list[PostTruth]:
@@ -344,7 +344,7 @@ def parse_raw_time(family: str, raw: str, now: datetime) -> datetime:
         return datetime.strptime(raw, "%a %b %d, %Y %I:%M %p")
     if family == "xenforo":
         return datetime.strptime(raw, "%Y-%m-%dT%H:%M:%S%z").replace(tzinfo=None)
-    if family == "modern":
+    if family in ("modern", "qa"):
         return datetime.fromisoformat(raw).replace(tzinfo=None)
     if family == "discourse":
         return datetime.strptime(raw, "%B %d, %Y, %I:%M%p")

@@ -229,6 +229,30 @@ def test_a_pattern_has_no_more_downloads_under_way_than_dry_fetches_left() -> No
         nav.fetched(f"http://f/board/{n}/", 3)
 
 
+def test_a_listing_that_led_to_new_threads_goes_on_past_its_closed_pattern() -> None:
+    nav = _navigator(probe=3)
+    listing = "http://f/questions/scope:all/sort:{}/page:{}/"
+    for sort in ("age-desc", "votes-desc", "answers-desc"):
+        nav.fetched(listing.format(sort, 1), 0)
+    assert nav.patterns["/questions/*/*/*"].closed
+    flip = listing.format("activity-asc", 2)
+    assert not nav.decide(flip).follow
+    # Only numbered flips of a listing to a listing, page 1 left out (it starts a sequence).
+    assert nav.chains(listing.format("activity-asc", 1), flip, 2)
+    assert not nav.chains(listing.format("activity-asc", 2), listing.format("activity-asc", 1), 1)
+    assert not nav.chains("http://f/topic/1/", flip, 2)
+    assert not nav.chains(listing.format("activity-asc", 1), "http://f/topic/1/?page=2", 2)
+    assert not nav.chains(listing.format("activity-asc", 1), flip, None)
+    assert not nav.admits(flip).follow
+    nav.chain(flip)
+    assert nav.admits(flip).role == "chained"
+    # A link to it (a held-back link the rules release, another page's) follows the chain too.
+    assert (nav.decide(flip).follow, nav.decide(flip).role) == (True, "chained")
+    # Marked on the request (another worker of a cluster chained it), or not at all.
+    assert nav.admits(listing.format("activity-asc", 3), chained=True).follow
+    assert nav.admits(listing.format("age-asc", 2)).role == "other"
+
+
 def test_dry_runs_close_by_the_pattern_record() -> None:
     budget = PatternBudget(fetches=12, hits=5, last_yield=10)
     assert budget.dry_limit(3, 20) == 5  # (1 - 0.5)^5 < 5 %

@@ -19,6 +19,8 @@ from scrapy import Spider
 
 from forumcrawl.cli import main
 from forumcrawl.document import site_of
+from forumcrawl.navigation import PatternBudget
+from forumcrawl.redis.budgets import ClusterBudgets
 from forumcrawl.redis.keys import ClusterKeys
 from forumcrawl.redis.queue import LeasedQueue, Push
 from forumcrawl.redis.rules import RedisRuleStore
@@ -210,6 +212,32 @@ def test_links_sampled_by_any_worker_count_against_their_pattern_cap(redis_serve
     assert keys.sampled("*") in keys.patterns(), "a reset forgets it"
 
 
+def test_a_pattern_budget_holds_across_the_workers(redis_server):
+    # Two workers' budgets of one cluster: the probe is three downloads for both, not each.
+    first, second = ClusterBudgets(redis_server, KEYS), ClusterBudgets(redis_server, KEYS)
+    site, users = "f.example", "/user/#"
+    verdicts = [budgets.reserve(site, users, f"u{n}")[0] for n, budgets in enumerate([first, second] * 2)]
+    assert verdicts == ["follow", "follow", "follow", "wait"]
+    assert second.reserve(site, users, "u1")[0] == "follow", "a download asked again keeps its place"
+    first.release(site, users, "u2")  # dropped before its download: its place is free again
+    assert second.reserve(site, users, "u3")[0] == "follow"
+    # Outcomes come in on any worker; three dry ones close the pattern for all.
+    assert [first.outcome(site, users, url, 0)[0] for url in ("u0", "u1", "u3")] == [False, False, True]
+    verdict, record = second.reserve(site, users, "u4")
+    assert (verdict, record.fetches, record.closed) == ("closed", 3, True)
+    # A pattern that yields keeps its places coming; its dry limit is PatternBudget's.
+    for n in range(4):
+        assert second.reserve(site, "/board/#", f"b{n}")[0] == "follow"
+        first.outcome(site, "/board/#", f"b{n}", 5 if n < 2 else 0)
+    record = first.outcome(site, "/board/#", "b9", 0)[1]
+    assert (record.fetches, record.hits, record.yielded, record.last_yield) == (5, 2, 10, 2)
+    assert record.dry_limit(3, 20) == 3 and record.closed
+    # The replayed sample starts the records that do not exist yet.
+    assert first.seed(site, {users: PatternBudget(), "/tag/#": PatternBudget(fetches=2, hits=1, last_yield=1)}) == 1
+    assert second.reserve(site, "/tag/#", "t1")[1].fetches == 2
+    assert KEYS.budget("*") in KEYS.patterns(), "a reset forgets it"
+
+
 def test_workers_tell_each_other_their_thread_pages_and_samples(redis_server):
     from forumcrawl.extractors.navigation import ThreadIdentity
     from forumcrawl.navigation import SiteNavigator
@@ -306,6 +334,8 @@ def test_a_learned_site_releases_its_waiting_links_without_waiting_for_the_next_
     from twisted.internet.defer import Deferred
     from twisted.python.failure import Failure
 
+    from forumcrawl.extractors.navigation import ThreadIdentity
+    from forumcrawl.navigation import SiteNavigator
     from forumcrawl.redis.pages import Notes
     from forumcrawl.spiders.redis import ForumRedisSpider
 
@@ -314,12 +344,13 @@ def test_a_learned_site_releases_its_waiting_links_without_waiting_for_the_next_
     settings = {name: getattr(defaults, name) for name in dir(defaults) if name.startswith("FORUMCRAWL_")}
     settings.update(FORUMCRAWL_REDIS_URL=redis_url(redis_server))
     spider = ForumRedisSpider.from_crawler(get_crawler(ForumRedisSpider, settings))
+    navigator = SiteNavigator(lambda u: "/topic/" in u, ThreadIdentity())
     shares: list[int] = []
     spider.share_pages = lambda: shares.append(1)  # type: ignore[method-assign]
-    spider.navigation_ready("f")
+    spider.navigation_ready("f", navigator)
     assert shares == [1]
     spider._sharing = Deferred()
-    spider.navigation_ready("f")
+    spider.navigation_ready("f", navigator)
     assert shares == [1], "one share at a time"
     spider._shared(Failure(ValueError("Redis said no")), Notes())
     assert shares == [1, 1], "the share asked for runs once the one under way is done"

@@ -8,7 +8,8 @@ sorted and filtered board views, ``page-N`` paths), ``vbulletin`` (session ids i
 ``showthread.php?p=`` permalinks, sort views, whole-thread print pages) and ``discourse`` (its
 crawler view: per-post permalinks, lists counted from 0, user activity lists built like thread
 pages) and ``modern`` (a Django-style Chinese site: login links whose ``?next=`` nests without
-end, ``?page=1`` variants, times and authors only in attributes). Content is generated from a seed; the truth
+end, ``?page=1`` variants, times and authors only in attributes) and ``qa`` (askbot's question list:
+eight sort orders whose pages share one URL pattern, windowed pagers). Content is generated from a seed; the truth
 lists every thread page with its posts, every other page, the aliases, the robots-disallowed
 links and the pages that are broken on purpose (truncated, wrong charset, binary, 404, 500,
 empty)::

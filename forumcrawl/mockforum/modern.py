@@ -127,16 +127,7 @@ class Modern(Family):
             self.add_page(href, render)
         self.add_page(self.LOGIN, lambda: self.login(self.LOGIN))
         self.add_query_alias(self.LOGIN, self.LOGIN, self.login)
-        for board in plan.boards:
-            for listing in (None, *self.LISTINGS):
-                for n in range(1, len(self.listed(board, listing)) + 1):
-                    self.add_page(self.board_href(board, n, listing),
-                                  lambda b=board, n=n, v=listing: self.board(b, n, v))
-                pages = len(self.listed(board, listing))
-                if pages > 1:
-                    self.add_alias(self.board_href(board, 1, listing, first=True),
-                                   self.board_href(board, 1, listing))
-            self.disallowed.add(self._publish(board))
+        self.register_listings()
         for thread in plan.threads.values():
             self.add_thread(thread, self.thread)
             if self.page_count(thread) > 1:
@@ -148,9 +139,7 @@ class Modern(Family):
                 if post.attachment:
                     self.add_broken(self._attachment(post), "binary",
                                     lambda p=post: self.binary(p.pid))
-        for user in plan.users:
-            for n in range(1, len(self.post_pages(user)) + 1):
-                self.add_page(self.posts_href(user, n), lambda u=user, n=n: self.user_posts(u, n))
+        self.register_post_lists()
         self.add_user_and_broken_pages(
             plan.users,
             truncated=(self.RULES, self.rules),
@@ -163,6 +152,25 @@ class Modern(Family):
         for href in served:
             login = self.login_href(href)
             self.add_alias(login, self.LOGIN, lambda h=login: self.login(h))
+
+    def register_listings(self) -> None:
+        """The boards' list pages, in the default order and each sort view."""
+        for board in self.plan.boards:
+            for listing in (None, *self.LISTINGS):
+                for n in range(1, len(self.listed(board, listing)) + 1):
+                    self.add_page(self.board_href(board, n, listing),
+                                  lambda b=board, n=n, v=listing: self.board(b, n, v))
+                pages = len(self.listed(board, listing))
+                if pages > 1:
+                    self.add_alias(self.board_href(board, 1, listing, first=True),
+                                   self.board_href(board, 1, listing))
+            self.disallowed.add(self._publish(board))
+
+    def register_post_lists(self) -> None:
+        """Each user's post list pages."""
+        for user in self.plan.users:
+            for n in range(1, len(self.post_pages(user)) + 1):
+                self.add_page(self.posts_href(user, n), lambda u=user, n=n: self.user_posts(u, n))
 
     # -- chrome -----------------------------------------------------------------------------------
 
@@ -245,15 +253,20 @@ class Modern(Family):
         return ('<nav aria-label="分页"><ul class="pagination">' + "".join(items) + "</ul></nav>")
 
     def _topic_card(self, thread: Thread) -> str:
-        first, last = thread.posts[0], thread.last
+        first = thread.posts[0]
         return f"""      <li class="topic-card" data-topic-id="{thread.tid}">
         {self.avatar(first.author, 32)}
         <div class="topic-card__body">
           <a class="topic-card__title" href="{attr(self.thread_href(thread, 1))}">{text(thread.title)}</a>
           <div class="topic-card__meta"><span class="badge">{text(self.plan.board(thread.fid).theme.name)}</span> {self.timeago(first.time)} <span class="replies">{len(thread.posts) - 1} 回复</span> <span class="views">{thread.views} 浏览</span></div>
         </div>
-        <a class="topic-card__last" href="{attr(self.post_anchor(thread, last))}">{self.timeago(last.time)}</a>
+        {self._card_last(thread)}
       </li>"""
+
+    def _card_last(self, thread: Thread) -> str:
+        """A topic card's last-reply time, linked to that reply's page."""
+        last = thread.last
+        return f'<a class="topic-card__last" href="{attr(self.post_anchor(thread, last))}">{self.timeago(last.time)}</a>'
 
     def _sidebar(self) -> str:
         plan = self.plan

@@ -14,6 +14,7 @@ from forumcrawl.mockforum.family import Family, Page
 from forumcrawl.mockforum.modern import Modern
 from forumcrawl.mockforum.phpbb import PhpBB
 from forumcrawl.mockforum.plan import Plan, build_plan
+from forumcrawl.mockforum.qa import QA
 from forumcrawl.mockforum.static import Static
 from forumcrawl.mockforum.times import DEFAULT_NOW
 from forumcrawl.mockforum.truth import SiteTruth
@@ -26,13 +27,14 @@ __all__ = ["ALL_FAMILIES", "FAMILIES", "NAV_FAMILIES", "PRESETS", "ForumSite", "
 _FAMILY_CLASSES: dict[str, type[Family]] = {
     "discuz": Discuz, "phpbb": PhpBB, "static": Static,
     "xenforo": XenForo, "vbulletin": VBulletin, "discourse": Discourse, "modern": Modern,
+    "qa": QA,
 }
 
 #: The demo's markup families, each served as its own site.
 FAMILIES = ("discuz", "phpbb", "static")
 #: Families that reproduce the navigation of real engines: permalinks, sorts, session ids,
-#: listings that look like threads, links that nest without end.
-NAV_FAMILIES = ("xenforo", "vbulletin", "discourse", "modern")
+#: listings that look like threads, links that nest without end, sort orders sharing a pattern.
+NAV_FAMILIES = ("xenforo", "vbulletin", "discourse", "modern", "qa")
 #: Every family.
 ALL_FAMILIES = FAMILIES + NAV_FAMILIES
 

@@ -207,6 +207,16 @@ class ClusterKeys:
         (``*``: a SCAN pattern; see :meth:`LeasedQueue.exchange`'s sample cap)."""
         return self._key(f"sampled:{site}")
 
+    def budget(self, site: str) -> str:
+        """HASH of what ``site``'s URL patterns led to across the workers, fields
+        ``<pattern>|<f, h, y, l or c>`` (``*``: a SCAN pattern; see :mod:`forumcrawl.redis.budgets`)."""
+        return self._key(f"budget:{site}")
+
+    def underway(self, site: str, pattern: str) -> str:
+        """ZSET of the downloads under way of one URL pattern of ``site``, scored by when their
+        place lapses (``*`` for both: a SCAN pattern; see :mod:`forumcrawl.redis.budgets`)."""
+        return self._key(f"underway:{site}|{pattern}")
+
     @property
     def closed(self) -> str:
         """SET of the URL patterns the workers closed, JSON ``[site, pattern]`` (see
@@ -236,7 +246,10 @@ class ClusterKeys:
 
     def patterns(self) -> list[str]:
         """SCAN patterns of the crawl's keys named after a thread or a site (to reset it)."""
-        return [self.thread("*"), self.waiting("*"), self.sample("*"), self.sampled("*")]
+        return [
+            self.thread("*"), self.waiting("*"), self.sample("*"), self.sampled("*"), self.budget("*"),
+            self._key("underway:*"),
+        ]
 
     def all(self) -> list[str]:
         """Every key of the crawl but those of :meth:`patterns` (to reset it)."""
