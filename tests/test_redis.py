@@ -302,6 +302,34 @@ def test_a_cluster_whose_leases_are_all_parked_pages_is_stalled(redis_server):
     assert not redis_server.exists(keys.parked)
 
 
+def test_a_worker_refuses_a_request_it_pushed_before_without_asking_redis(redis_server):
+    """The cluster's seen set holds what this worker pushed, so a repeat is refused at once, as
+    Scrapy's own scheduler refuses one (the engine then signals request_dropped): half of a
+    worker's Redis commands were pushes of links it had pushed already. Not when the seen set
+    expires (FORUMCRAWL_REDIS_DEDUP_TTL): it may have forgotten them."""
+    from scrapy import Request
+    from scrapy.utils.test import get_crawler
+
+    from forumcrawl.redis.dupefilter import LeasedDupeFilter
+    from forumcrawl.redis.scheduler import LeasedRedisScheduler
+
+    keys = ClusterKeys("t", "s")
+    for ttl, second in ((0, False), (60, True)):
+        crawler = get_crawler(Spider)
+        scheduler = LeasedRedisScheduler(
+            crawler, redis_server, keys=keys,
+            dupefilter=LeasedDupeFilter(redis_server, keys.seen, crawler.request_fingerprinter),
+            batch=8, lease_seconds=30, max_outage=5, poll_seconds=0.25, dedup_ttl=ttl,
+        )
+        scheduler.queue = LeasedQueue(
+            redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen
+        )
+        assert scheduler.enqueue_request(Request("http://f.test/a"))
+        assert scheduler.enqueue_request(Request("http://f.test/a")) is second, ttl
+        assert scheduler.enqueue_request(Request("http://f.test/a", dont_filter=True))
+        assert len(scheduler._outbox) == (3 if second else 2)
+
+
 def test_a_stalled_cluster_is_woken_to_learn(redis_server):
     """A stalled cluster makes no request, so only a wake-up runs the spider's idle handlers that
     learn from the partial sample; without it they waited for the engine's 5-second heartbeat."""

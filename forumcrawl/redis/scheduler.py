@@ -90,6 +90,9 @@ lease_finished = object()
 MAX_BACKOFF = 4.0
 #: Outbox size at which follow-up requests are written without waiting for their parent's ack.
 FLUSH_AT = 500
+#: Fingerprints a worker remembers pushing before it starts afresh (8 bytes each, about 80 MB
+#: of Python set at most): a cache in front of the cluster's seen set, never its substitute.
+PUSHED_MEMORY = 1_000_000
 
 
 def _noop(response: Any) -> None:
@@ -147,6 +150,11 @@ class LeasedRedisScheduler(Scheduler):
         #: The requests of ``_outbox``, in order: those the frontier refuses as seen are dropped
         #: requests, signalled as Scrapy's engine signals a refusal of its own scheduler.
         self._pushed: list[Request] = []
+        #: Fingerprints this worker pushed: the cluster's seen set holds them, so a repeat is
+        #: refused here as Scrapy's own scheduler refuses one (the engine signals
+        #: ``request_dropped``) without encoding it, a Lua call and a signal per repeat. None
+        #: when the seen set expires (``FORUMCRAWL_REDIS_DEDUP_TTL``): it may forget them.
+        self._pushed_fps: set[bytes] | None = None if dedup_ttl else set()
         self._acks: list[str] = []
         #: Leases parked since the last exchange, to be marked so in Redis (see ``Exchange.stalled``).
         self._parks: list[str] = []
@@ -392,6 +400,13 @@ class LeasedRedisScheduler(Scheduler):
             self._local.append(request)
             return True
         fingerprint = None if request.dont_filter else self.df.request_fingerprint(request)
+        if fingerprint is not None and self._pushed_fps is not None:
+            if fingerprint in self._pushed_fps:
+                self._inc("duplicates")
+                return False
+            if len(self._pushed_fps) >= PUSHED_MEMORY:
+                self._pushed_fps.clear()
+            self._pushed_fps.add(fingerprint)
         # popped before encoding: once released, the request is queued like any other
         site = request.meta.pop(WAIT_META, None)
         sample = request.meta.pop(SAMPLE_META, None)
