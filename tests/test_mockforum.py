@@ -806,3 +806,24 @@ def test_modern_page_one_variants_sorts_and_post_lists() -> None:
     assert any(u.endswith("?page=2") for u in listings)
     assert not any(truth.is_topic(u) for u in listings)
     assert any("%E" in u for u in truth.topic_urls), "Chinese slugs are percent-encoded"
+
+
+def test_keep_alive_serves_several_requests_on_one_connection() -> None:
+    """Benchmarks ask for persistent connections, as a real forum's server keeps them; the
+    default closes each connection after its response (HTTP/1.0)."""
+    import http.client
+
+    for keep_alive, version in ((True, 11), (False, 10)):
+        with serve("phpbb", keep_alive=keep_alive) as forum:
+            connection = http.client.HTTPConnection(forum.host, forum.port, timeout=5)
+            connection.request("GET", "/")
+            response = connection.getresponse()
+            response.read()
+            assert response.version == version
+            if keep_alive:
+                connection.request("GET", "/index.php")
+                assert connection.getresponse().status == 200
+                assert forum.requests.paths == ["/", "/index.php"]
+            else:
+                assert response.will_close
+            connection.close()

@@ -2,7 +2,10 @@
 
 Each server is a ``ThreadingHTTPServer`` in a daemon thread: concurrent requests are answered in
 parallel, nothing sleeps, and :meth:`MockForumServer.stop` returns once the port is closed.
-Connections close after each response (HTTP/1.0), so no request can slip in after ``stop``.
+Connections close after each response (HTTP/1.0), so no request can slip in after ``stop``;
+``keep_alive=True`` serves HTTP/1.1 persistent connections instead, as a real forum's server does,
+for benchmarks, where a new connection per page costs the crawler and this in-process server CPU
+that a remote site would not take from the crawler's cores.
 """
 
 from __future__ import annotations
@@ -70,10 +73,12 @@ class _HTTPServer(ThreadingHTTPServer):
     block_on_close = False
     request_queue_size = 128
 
-    def __init__(self, address: tuple[str, int], site: ForumSite, log: RequestLog) -> None:
+    def __init__(
+        self, address: tuple[str, int], site: ForumSite, log: RequestLog, keep_alive: bool = False
+    ) -> None:
         self.site = site
         self.log = log
-        super().__init__(address, _Handler)
+        super().__init__(address, _KeepAliveHandler if keep_alive else _Handler)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -108,13 +113,17 @@ class _Handler(BaseHTTPRequestHandler):
         """Stay quiet: the request log is in :class:`RequestLog`."""
 
 
+class _KeepAliveHandler(_Handler):
+    protocol_version = "HTTP/1.1"
+
+
 class MockForumServer:
     """A running server for one :class:`ForumSite`; a context manager that stops on exit."""
 
-    def __init__(self, site: ForumSite, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, site: ForumSite, host: str = "127.0.0.1", port: int = 0, keep_alive: bool = False) -> None:
         self.site = site
         self.requests = RequestLog()
-        self._httpd = _HTTPServer((host, port), site, self.requests)
+        self._httpd = _HTTPServer((host, port), site, self.requests, keep_alive)
         self.host, self.port = self._httpd.server_address[:2]
         self.url = f"http://{self.host}:{self.port}/"
         self._stopped = False
@@ -171,11 +180,13 @@ def serve(
     family_or_site: str | ForumSite,
     host: str = "127.0.0.1",
     port: int = 0,
+    keep_alive: bool = False,
     **site_options: Any,
 ) -> MockForumServer:
     """Start serving a site (a family name builds one; ``preset=`` and ForumSite arguments apply).
 
-    ``port=0`` picks a free port; read it from ``.url``.
+    ``port=0`` picks a free port; read it from ``.url``. ``keep_alive``: HTTP/1.1 persistent
+    connections (see the module's docstring).
     """
     if isinstance(family_or_site, ForumSite):
         if site_options:
@@ -184,7 +195,7 @@ def serve(
     else:
         preset = site_options.pop("preset", "default")
         site = ForumSite.from_preset(family_or_site, preset, **site_options)
-    return MockForumServer(site, host, port)
+    return MockForumServer(site, host, port, keep_alive)
 
 
 def serve_all(families: Iterable[str] = FAMILIES, **kwargs: Any) -> dict[str, MockForumServer]:
