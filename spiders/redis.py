@@ -94,6 +94,8 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self._empty_since: float | None = None
         #: The cluster's state at the last look (None: not read yet, or Redis could not be read).
         self._cluster: Exchange | None = None
+        #: When the looks first found the cluster stalled (None: not stalled at the last look).
+        self._stalled_since: float | None = None
         self._counting: Deferred[Any] | None = None
         self._moving: Deferred[Any] | None = None
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
@@ -427,7 +429,10 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         nothing queued, no seed waiting, every lease a page parked for its site's rules), which
         no link can follow until some site is learned. Waiting for the queue to stay empty a
         while instead cost every such crawl ``FORUMCRAWL_REDIS_IDLE_CLOSE`` seconds in which no
-        worker fetched anything.
+        worker fetched anything. With other workers alive, the cluster must have been stalled for
+        two shares (``2 * SHARE_SECONDS``): one for each of them to tell the last pages it
+        sampled, one for this worker to hear them. Learning at the first stalled look, a worker
+        holding the home page alone learned from it while the other held the rest of the sample.
         """
         if self.learner is not None and self.learner.pending_sites() and not self._cluster_stalled():
             self._inc("learn/waited_for_cluster")
@@ -450,10 +455,15 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         return self._cluster
 
     def _cluster_stalled(self) -> bool:
-        """Whether the last look found the cluster stalled (nothing to fetch until a site is
-        learned). A stalled cluster stays so until then, so an old look is still true."""
+        """Whether the looks found the cluster stalled (nothing to fetch until a site is
+        learned), long enough for the sample of every other live worker to have been heard."""
         cluster = self._look()
-        return cluster is not None and cluster.stalled
+        if cluster is None or not cluster.stalled:
+            self._stalled_since = None
+            return False
+        if self._stalled_since is None:
+            self._stalled_since = time.monotonic()
+        return cluster.workers <= 1 or time.monotonic() - self._stalled_since >= 2 * SHARE_SECONDS
 
     def _queue_empty_for(self) -> float:
         """Seconds the cluster's queue has been seen empty (0 while it holds requests, or when

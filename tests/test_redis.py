@@ -386,6 +386,35 @@ def test_a_learned_site_releases_its_waiting_links_without_waiting_for_the_next_
     assert shares == [1, 1]
 
 
+def test_a_stalled_cluster_is_learned_once_the_other_workers_samples_can_be_heard(redis_server) -> None:
+    """Alone, a worker learns at the first stalled look; with another worker alive it waits two
+    shares, so that the pages the other sampled last are told and heard (learning at once, a
+    worker holding the home page alone learned from it: a 2-worker crawl lost a board)."""
+    from scrapy.utils.test import get_crawler
+    from twisted.internet.defer import Deferred
+
+    from forumcrawl.redis.pages import SHARE_SECONDS
+    from forumcrawl.redis.queue import Exchange
+    from forumcrawl.spiders.redis import ForumRedisSpider
+
+    from forumcrawl import defaults
+
+    settings = {name: getattr(defaults, name) for name in dir(defaults) if name.startswith("FORUMCRAWL_")}
+    settings.update(FORUMCRAWL_REDIS_URL=redis_url(redis_server))
+    spider = ForumRedisSpider.from_crawler(get_crawler(ForumRedisSpider, settings))
+    spider._counting = Deferred()  # a look under way: the last one read stands
+    stalled = Exchange(new=0, members=[], requeued=0, queued=0, leased=3, seeds=0, waiting=9, workers=1, parked=3)
+    spider._cluster = stalled
+    assert spider._cluster_stalled()
+    spider._cluster = dataclasses.replace(stalled, workers=2)
+    spider._stalled_since = None
+    assert not spider._cluster_stalled()
+    spider._stalled_since = time.monotonic() - 2 * SHARE_SECONDS - 0.1
+    assert spider._cluster_stalled()
+    spider._cluster = dataclasses.replace(stalled, workers=2, parked=2)
+    assert not spider._cluster_stalled() and spider._stalled_since is None, "a page in flight"
+
+
 def test_links_waiting_for_a_site_sampled_elsewhere_outwait_its_sampler(redis_server) -> None:
     """A worker holding no page of a site releases the links waiting for its rules blind only
     once its sampler, which learns from a partial sample as soon as the cluster is stalled,
