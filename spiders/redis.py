@@ -444,7 +444,7 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self._counting = None
         # during an outage the scheduler reports it; the cluster then counts as busy
         self._cluster = None if isinstance(result, Failure) else result
-        if self._cluster is not None and self._cluster.stalled and self.learner and self.learner.pending_sites():
+        if self.learner and self.learner.pending_sites() and self._stalled_enough(self._cluster):
             wake_engine(self.crawler)  # learn now, not at the next recheck
 
     def _look(self) -> Exchange | None:
@@ -457,7 +457,10 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
     def _cluster_stalled(self) -> bool:
         """Whether the looks found the cluster stalled (nothing to fetch until a site is
         learned), long enough for the sample of every other live worker to have been heard."""
-        cluster = self._look()
+        return self._stalled_enough(self._look())
+
+    def _stalled_enough(self, cluster: Exchange | None) -> bool:
+        """Whether ``cluster``, the last look, is stalled, for two shares when other workers live."""
         if cluster is None or not cluster.stalled:
             self._stalled_since = None
             return False
