@@ -295,8 +295,9 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
     def orphans_due(self) -> bool:
         """Whether the links waiting for a site no worker here samples go out without rules (its
         sampler may have died): once the cluster's queue has been empty for twice
-        ``FORUMCRAWL_REDIS_IDLE_CLOSE``. A live sampler learns from its partial sample as soon
-        as the cluster is stalled (:meth:`learn_pending_sites`), well before; when it learned
+        ``FORUMCRAWL_REDIS_IDLE_CLOSE``. A live sampler learns from its partial sample once
+        the cluster is stalled, after two shares with other workers alive
+        (:meth:`learn_pending_sites`), well before; when it learned
         only after the queue had been empty for one such wait, links went out blind a second
         before the rules in some runs (a small forum's whole sample taken by one worker: phpBB
         89 links, 106 requests instead of 85)."""
