@@ -197,6 +197,11 @@ class SiteLearner:
             return True
         return len(sample.urls) >= self.url_sample and pages >= self.min_pages
 
+    def sample_pages(self, site: str) -> int:
+        """Pages of ``site``'s sample held here: fetched here or borrowed from other workers."""
+        sample = self._sample(site)
+        return len(sample.held) + len(sample.borrowed)
+
     def pending_sites(self) -> list[str]:
         """Sites holding pages without a model (to learn when the crawl runs out of pages)."""
         return [site for site, s in self._samples.items() if s.held and s.model is None]

@@ -96,6 +96,8 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self._cluster: Exchange | None = None
         #: When the looks first found the cluster stalled (None: not stalled at the last look).
         self._stalled_since: float | None = None
+        #: Sites sampled here whose sample LIST held pages unread here at the last look.
+        self._unheard: list[str] = []
         self._counting: Deferred[Any] | None = None
         self._moving: Deferred[Any] | None = None
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
@@ -327,6 +329,10 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         the site's rules, and until then no worker has anything to fetch (up to
         ``SHARE_SECONDS`` of the whole cluster, once per site)."""
         deferToThread(self.budgets.seed, site, navigator.budgets()).addErrback(self._budget_failed)
+        self._share_now()
+
+    def _share_now(self) -> None:
+        """Share at once, or right after the share under way."""
         if self._sharing is None:
             self.share_pages()
         else:
@@ -430,10 +436,14 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         nothing queued, no seed waiting, every lease a page parked for its site's rules), which
         no link can follow until some site is learned. Waiting for the queue to stay empty a
         while instead cost every such crawl ``FORUMCRAWL_REDIS_IDLE_CLOSE`` seconds in which no
-        worker fetched anything. With other workers alive, the cluster must have been stalled for
-        two shares (``2 * SHARE_SECONDS``): one for each of them to tell the last pages it
-        sampled, one for this worker to hear them. Learning at the first stalled look, a worker
-        holding the home page alone learned from it while the other held the rest of the sample.
+        worker fetched anything. With other workers alive, their last sampled pages reach this
+        one only through the shares: learning at the first stalled look, a worker holding the
+        home page alone learned from it while the other held the rest of the sample. So the
+        sample must also hold every page parked in the cluster (``Exchange.parked`` no more than
+        the pages held and borrowed here); a look that finds it short shares at once, to tell
+        this worker's pages and hear the others'. Pages parked for a site sampled only elsewhere
+        are never heard here: after two shares (``2 * SHARE_SECONDS``: one for every worker to
+        tell, one to hear) of a stalled cluster, the site is learned anyway.
         """
         if self.learner is not None and self.learner.pending_sites() and not self._cluster_stalled():
             self._inc("learn/waited_for_cluster")
@@ -441,19 +451,30 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
             raise DontCloseSpider
         super().learn_pending_sites()
 
-    def _counted(self, result: Exchange | Failure) -> None:
+    def _counted(self, result: tuple[Exchange, list[str]] | Failure) -> None:
         self._counting = None
         # during an outage the scheduler reports it; the cluster then counts as busy
-        self._cluster = None if isinstance(result, Failure) else result
-        if self.learner and self.learner.pending_sites() and self._stalled_enough(self._cluster):
+        self._cluster, self._unheard = (None, []) if isinstance(result, Failure) else result
+        if not (self.learner and self.learner.pending_sites()):
+            return
+        if self._stalled_enough(self._cluster):
             wake_engine(self.crawler)  # learn now, not at the next recheck
+        elif self._cluster is not None and self._cluster.stalled and (self._to_tell or self._unheard):
+            # the cluster waits for the samples to be told and heard: tell ours, hear theirs
+            # now rather than at the next tick
+            self._share_now()
 
     def _look(self) -> Exchange | None:
         """The cluster's state at the last look; the next look is taken in a thread."""
         if self._counting is None:
-            self._counting = deferToThread(self.frontier.status)
+            sampling = self.learner.pending_sites() if self.learner else []
+            self._counting = deferToThread(self._read_cluster, sampling)
             self._counting.addBoth(self._counted)
         return self._cluster
+
+    def _read_cluster(self, sampling: list[str]) -> tuple[Exchange, list[str]]:
+        """The cluster's state, and which of the sites ``sampling`` have pages told here unheard."""
+        return self.frontier.status(), self.notes.unheard(sampling)
 
     def _cluster_stalled(self) -> bool:
         """Whether the looks found the cluster stalled (nothing to fetch until a site is
@@ -461,13 +482,17 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         return self._stalled_enough(self._look())
 
     def _stalled_enough(self, cluster: Exchange | None) -> bool:
-        """Whether ``cluster``, the last look, is stalled, for two shares when other workers live."""
+        """Whether ``cluster``, the last look, is stalled, and every page parked in it is in a
+        sample held here (see :meth:`learn_pending_sites`)."""
         if cluster is None or not cluster.stalled:
             self._stalled_since = None
             return False
         if self._stalled_since is None:
             self._stalled_since = time.monotonic()
-        return cluster.workers <= 1 or time.monotonic() - self._stalled_since >= 2 * SHARE_SECONDS
+        if cluster.workers <= 1 or time.monotonic() - self._stalled_since >= 2 * SHARE_SECONDS:
+            return True
+        assert self.learner is not None
+        return cluster.parked <= sum(self.learner.sample_pages(site) for site in self.learner.pending_sites())
 
     def _queue_empty_for(self) -> float:
         """Seconds the cluster's queue has been seen empty (0 while it holds requests, or when

@@ -415,6 +415,50 @@ def test_a_stalled_cluster_is_learned_once_the_other_workers_samples_can_be_hear
     assert not spider._cluster_stalled() and spider._stalled_since is None, "a page in flight"
 
 
+def test_a_stalled_cluster_is_learned_as_soon_as_every_parked_page_is_heard(redis_server) -> None:
+    """With another worker alive, a worker learns before two shares have passed once its sample
+    holds every page parked in the cluster, and a look that finds pages told but unheard shares
+    at once to hear them."""
+    from datetime import datetime, timezone
+
+    from scrapy.utils.test import get_crawler
+    from twisted.internet.defer import Deferred
+
+    from forumcrawl.document import Document
+    from forumcrawl.redis.pages import Notes, WorkerNotes
+    from forumcrawl.redis.queue import Exchange
+    from forumcrawl.spiders.redis import ForumRedisSpider
+
+    from forumcrawl import defaults
+
+    settings = {name: getattr(defaults, name) for name in dir(defaults) if name.startswith("FORUMCRAWL_")}
+    settings.update(FORUMCRAWL_REDIS_URL=redis_url(redis_server))
+    spider = ForumRedisSpider.from_crawler(get_crawler(ForumRedisSpider, settings))
+    assert spider.learner is not None
+    site = "http://f.test"
+    page = "<html><body><p>{}</p></body></html>"
+    spider.learner.observe(Document(page.format("home"), f"{site}/"), [], datetime.now(timezone.utc))
+    other = WorkerNotes(redis_server, spider.keys)
+    told = [(site, f"{site}/board/{n}", page.format(n), []) for n in range(2)]
+    other.exchange(Notes(sampled=told), [site], [])  # the other worker tells the pages it parked
+
+    shares: list[int] = []
+    spider.share_pages = lambda: shares.append(1)  # type: ignore[method-assign]
+    stalled = Exchange(new=0, members=[], requeued=0, queued=0, leased=3, seeds=0, waiting=9, workers=2, parked=3)
+    spider._counted((stalled, spider.notes.unheard([site])))
+    assert shares == [1], "pages told and unheard here: share now"
+    spider._counting = Deferred()  # a look under way: the last one read stands
+    assert not spider._cluster_stalled(), "two parked pages are not in the sample held here"
+
+    heard = spider.notes.exchange(Notes(), [site], []).sampled
+    for _, url, html, links in heard:
+        spider.learner.borrow(Document(html, url), links)
+    assert spider.notes.unheard([site]) == []
+    assert spider._cluster_stalled(), "every parked page is in the sample: learn now"
+    spider._counted((dataclasses.replace(stalled, parked=4), []))
+    assert shares == [1], "nothing to tell or hear: no share, the other worker tells its page"
+
+
 def test_links_waiting_for_a_site_sampled_elsewhere_outwait_its_sampler(redis_server) -> None:
     """A worker holding no page of a site releases the links waiting for its rules blind only
     once its sampler, which learns from a partial sample as soon as the cluster is stalled,

@@ -72,6 +72,15 @@ class WorkerNotes:
         self.offset = 0
         self.sample_offsets: dict[str, int] = {}
 
+    def unheard(self, sites: list[str]) -> list[str]:
+        """The ``sites`` whose sample LIST holds pages this worker has not read yet. One round
+        trip, blocking: run it in a thread."""
+        pipe = self.client.pipeline(transaction=False)
+        for site in sites:
+            pipe.llen(self.keys.sample(site))
+        lengths = pipe.execute() if sites else []
+        return [site for site, n in zip(sites, lengths) if int(n) > self.sample_offsets.get(site, 0)]
+
     def exchange(self, ours: Notes, sampling: list[str], learned: list[str]) -> Notes:
         """Tell ``ours``; hear every thread page told since the last call (ours included), every
         pattern closed so far, and the pages other workers sampled of the sites still
