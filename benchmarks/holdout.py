@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from forumcrawl.defaults import FORUMCRAWL_EXTRACT_MIN_CHARS
 from forumcrawl.document import Document, DocumentError
 from forumcrawl.evaluation import text_prf
 from forumcrawl.extractors.arbiter import DEFAULT_MODEL as ARBITER_MODEL
@@ -53,7 +54,7 @@ import peers  # noqa: E402
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data"
 ARBITRATED = ("dom", "cx")
-MIN_CHARS = 20
+MIN_CHARS = FORUMCRAWL_EXTRACT_MIN_CHARS
 #: A candidate within this F1 of the page's best counts as a best one when fitting the arbiter.
 BEST_MARGIN = 0.005
 _SPACE = re.compile(r"\s+")
@@ -328,6 +329,13 @@ def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int, flo
     return _mean(f1s), ran / len(pages), changed, dom / len(pages)
 
 
+def alone(page: Page, stage: str) -> float:
+    """``stage``'s F1 on ``page`` as the cascade runs it alone (``FORUMCRAWL_EXTRACT_CASCADE``
+    naming it only): a text under ``MIN_CHARS`` is no hit, so the page gets none, as it gets
+    none from the whole cascade when every stage falls short."""
+    return page.f1[stage] if _chars(page.texts.get(stage, "")) >= MIN_CHARS else 0.0
+
+
 def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
     """Per folder: held-apart and tuned-on figures, the stages alone, before, trafilatura."""
     everything = [p for pages in by_folder.values() for p in pages]
@@ -338,7 +346,7 @@ def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
         apart, ran, changed, dom = score(held, pages)
         tuned = score(full, pages)[0]
         scored = [p for p in pages if p.scored]
-        stages = {s: _mean([p.f1[s] for p in scored]) for s in cand.STAGE_NAMES}
+        stages = {s: _mean([alone(p, s) for p in scored]) for s in cand.STAGE_NAMES}
         before = _mean([p.f1[s] if (s := p.cascade_before()) else 0.0 for p in scored])
         traf = [p.trafilatura for p in scored if p.trafilatura is not None]
         rows.append(
