@@ -39,6 +39,7 @@ __all__ = [
     "candidate_features",
     "load_arbiter",
     "marks_body",
+    "page_chars",
     "page_evidence",
     "page_tokens",
     "text_tokens",
@@ -105,6 +106,17 @@ def visible_chars(text: str) -> int:
     """Characters of ``text`` that are not whitespace (a split and join: a regex substitution
     costs about three times as much on a page's text)."""
     return len("".join(text.split()))
+
+
+def page_chars(doc: Document, text: str) -> int:
+    """:func:`visible_chars` of a text taken from ``doc``, counted once per page: the cascade
+    asks it of each candidate two or three times (whether it is a hit, against KSF's posts,
+    for the arbiter), a tenth of a millisecond each on an article."""
+    known: dict[str, int] = doc.derived("arbiter.chars", dict)
+    chars = known.get(text)
+    if chars is None:
+        chars = known[text] = visible_chars(text)
+    return chars
 
 
 def token_agreement(a: Counter[str], b: Counter[str]) -> tuple[float, float]:
@@ -260,7 +272,11 @@ FEATURES = (
 
 
 def candidate_features(
-    text: str, bag: Counter[str], evidence: Evidence, others: Sequence[Counter[str]]
+    text: str,
+    bag: Counter[str],
+    evidence: Evidence,
+    others: Sequence[Counter[str]],
+    chars: int | None = None,
 ) -> list[float]:
     """One candidate's numbers (see :data:`FEATURES`); ``others`` are the other candidates' bags.
 
@@ -268,8 +284,10 @@ def candidate_features(
     mean over the others); ``marker_*``: the same against the page's marker text; ``link_share``:
     the share of the candidate's lines that are mostly link text on the page; ``after_headline``:
     1 when the candidate's first line comes after the headline, 0 when before, 0.5 unknown.
+    ``chars``: the text's :func:`visible_chars` when the caller has counted them.
     """
-    chars = visible_chars(text)
+    if chars is None:
+        chars = visible_chars(text)
     page_share = chars / evidence.text_chars if evidence.text_chars else 0.0
     cand_lines = [line for line in text.split("\n") if line.strip()]
     if evidence.marker_bag:

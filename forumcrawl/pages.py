@@ -34,6 +34,7 @@ from forumcrawl.extractors.arbiter import (
     candidate_features,
     load_arbiter,
     marks_body,
+    page_chars,
     page_evidence,
     page_tokens,
     thread_agreement,
@@ -204,7 +205,7 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
         # A thread's posts are compared with the line-block text quotes included (a reply that
         # is mostly a quote is still a post); one body alone is an article, its quotes its own.
         found = _chars(t for p in posts for t in (p.text, *(p.quotes if len(posts) > 1 else ())))
-        if posts and found < SINGLE_PAGE_MIN_SHARE * _chars([cascade.cx_text(doc)]):
+        if posts and found < SINGLE_PAGE_MIN_SHARE * page_chars(doc, cascade.cx_text(doc)):
             return None
     else:
         rule = cascade.ksf_rule(rule_data)
@@ -322,11 +323,11 @@ class Cascade:
             rule = self._rules[key] = KsfRule.from_dict(data)
         return rule
 
-    def _hit(self, found: Extraction) -> bool:
+    def _hit(self, doc: Document, found: Extraction) -> bool:
         """Whether a stage's result counts: enough text, or posts a site's learned rule read
         from the site's post template (a one-word reply is a post by its place on the page, not
         by its length; ``min_chars`` guards the stages that guess a region on any page)."""
-        chars = visible_chars(found.text)
+        chars = page_chars(doc, found.text)
         return chars >= self.min_chars or (chars > 0 and bool(found.posts) and found.rule_id is not None)
 
     def run(self, doc: Document, model: SiteModel | None = None, *, now: datetime | None = None) -> CascadeOutcome:
@@ -365,7 +366,7 @@ class Cascade:
             logger.warning("stage %s failed on %s: %r", name, doc.url, exc, exc_info=True)
             outcome.errors.append(f"{name}: {exc!r}")
             return None
-        return found if found is not None and self._hit(found) else None
+        return found if found is not None and self._hit(doc, found) else None
 
     def arbitrates(self, model: SiteModel | None) -> bool:
         """Whether this page goes to the arbiter: no site rule, both arbitrated stages listed."""
@@ -451,6 +452,7 @@ class Cascade:
                     bags[name],
                     evidence,
                     [bag for other, bag in bags.items() if other != name],
+                    page_chars(doc, candidates[name].text),
                 ),
                 name,
             ),
