@@ -46,6 +46,7 @@ __all__ = [
     "thread_agreement",
     "token_agreement",
     "visible_chars",
+    "within_body",
 ]
 
 DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
@@ -253,6 +254,16 @@ def marks_body(bag: Counter[str], evidence: Evidence) -> bool:
     if not evidence.marker_bag:
         return False
     return min(token_agreement(evidence.marker_bag, bag)) >= MARKED_BODY_AGREEMENT
+
+
+def within_body(bag: Counter[str], evidence: Evidence) -> bool:
+    """Whether a candidate's words lie in the body the page marks, :data:`MARKED_BODY_AGREEMENT`
+    of them, though they may hold only part of it (a teaser, a body cut by figures): on a page
+    that names that body an article's, the main text has no thread beside it, and KSF need not
+    run (comments or posts outside the body would be a share of ``cx``'s text)."""
+    if not evidence.marker_bag:
+        return False
+    return token_agreement(evidence.marker_bag, bag)[1] >= MARKED_BODY_AGREEMENT
 
 
 #: The numbers :func:`candidate_features` gives for one candidate, in order.

@@ -10,7 +10,8 @@ find as well (an article's comments, which KSF takes for posts, they do not); ot
 and ``cx`` both propose a text and :mod:`forumcrawl.extractors.arbiter` keeps the one the page's
 evidence backs. ``cx``, the cheap one, runs first, and ``dom`` not at all when ``cx``'s text is
 the body the page marks (:func:`~forumcrawl.extractors.arbiter.marks_body`) or KSF's posts
-already agree with it enough to win. A stage that raises is recorded and the next one runs:
+already agree with it enough to win; KSF not at all when ``cx``'s text lies in the body the page
+names an article's (:func:`~forumcrawl.extractors.arbiter.within_body`). A stage that raises is recorded and the next one runs:
 one bad page never stops a crawl. The Naive Bayes value filter, when on, judges what the
 winning stage found (:class:`ValueFilter`). No Scrapy here: the spiders and ``forumcrawl
 extract`` call exactly this code.
@@ -39,6 +40,7 @@ from forumcrawl.extractors.arbiter import (
     page_tokens,
     thread_agreement,
     visible_chars,
+    within_body,
 )
 from forumcrawl.extractors.cx import LineBlockExtractor, known_lines
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
@@ -414,12 +416,13 @@ class Cascade:
         thread_bag: Counter[str] = Counter()
         # The cheap stage first. dom is not needed when cx's text is the body the page marks,
         # nor when KSF's posts already agree with cx enough to win; KSF is not needed when cx's
-        # text is the body the page marks as an article's (a thread's posts are no article body).
+        # text lies in the body the page marks as an article's (a thread's posts are no article
+        # body, and posts beside it would be part of cx's text).
         order = sorted(self.stages, key=lambda name: name != "cx")
-        cx_marked = False
+        cx_marked = cx_in_body = False
         for name in order:
             if name == "ksf" and (
-                proba.get("forum", 0.0) < self.forum_gate or (cx_marked and evidence.article_body)
+                proba.get("forum", 0.0) < self.forum_gate or (cx_in_body and evidence.article_body)
             ):
                 continue
             if name == "dom" and "cx" in bags and (
@@ -437,6 +440,7 @@ class Cascade:
                 bags[name] = page_tokens(doc, found.text)
                 if name == "cx":
                     cx_marked = marks_body(bags["cx"], evidence)
+                    cx_in_body = cx_marked or within_body(bags["cx"], evidence)
         if thread is not None and (
             not candidates or self._thread_wins(thread_bag, list(bags.values()))
         ):
