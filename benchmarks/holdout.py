@@ -4,7 +4,8 @@ Five things are fit on the evaluation folders: the kind model (``extractors/kind
 KSF gate (the forum probability under which single-page KSF does not run), the arbiter between
 ``dom`` and ``cx`` (``extractors/arbiter.py``), the agreement with them KSF's posts need to
 win (``thread_min``) and the agreement of ``cx`` with the page's marked body at which ``dom``
-does not run (nor KSF, when the page marks that body as an article's). For each folder this fits all five on the *other* folders and scores the folder
+does not run (nor KSF, when the page marks that body as an article's and that share of
+``cx``'s words lie in it, though they hold only part of it). For each folder this fits all five on the *other* folders and scores the folder
 with them (held-apart), and prints that beside the
 figure of the same choices fit on every folder (tuned-on), each stage alone, the cascade as it
 was (first stage with enough text: ``ksf`` > ``dom`` > ``cx``) and trafilatura when its
@@ -288,6 +289,16 @@ def skips_dom(models: Models, page: Page) -> bool:
     return marked["has_marker"] > 0 and agreement >= models.marked
 
 
+def in_marked_body(models: Models, page: Page) -> bool:
+    """``cx``'s words lie in the page's marked body at ``Models.marked``, though they may hold
+    only part of it (:func:`~forumcrawl.extractors.arbiter.within_body`)."""
+    cx = page.features.get("cx")
+    if not cx:
+        return False
+    marked = dict(zip(FEATURES, cx))
+    return marked["has_marker"] > 0 and marked["marker_precision"] >= models.marked
+
+
 def runs_dom(models: Models, page: Page, ran_ksf: bool) -> bool:
     """Whether the cascade runs ``dom`` on ``page``: not when ``cx`` is the marked body, nor
     when KSF's posts agree with ``cx`` enough to win whatever ``dom`` finds."""
@@ -300,7 +311,7 @@ def choose(models: Models, page: Page) -> tuple[str | None, bool]:
     """``(stage, ran_ksf)``: what the arbitrating cascade takes on ``page``."""
     p_forum = models.kinds.predict_proba(page.signals).get("forum", 0.0) if page.signals else 1.0
     no_dom = skips_dom(models, page)
-    ran = p_forum >= models.gate and not (no_dom and page.article_marked)
+    ran = p_forum >= models.gate and not (in_marked_body(models, page) and page.article_marked)
     agreement = page.agreement_cx if no_dom else page.agreement
     if ran and page.ksf_thread and (not page.features or agreement >= models.arbiter.thread_min):
         return "ksf", ran

@@ -39,12 +39,14 @@ __all__ = [
     "candidate_features",
     "load_arbiter",
     "marks_body",
+    "page_chars",
     "page_evidence",
     "page_tokens",
     "text_tokens",
     "thread_agreement",
     "token_agreement",
     "visible_chars",
+    "within_body",
 ]
 
 DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
@@ -105,6 +107,17 @@ def visible_chars(text: str) -> int:
     """Characters of ``text`` that are not whitespace (a split and join: a regex substitution
     costs about three times as much on a page's text)."""
     return len("".join(text.split()))
+
+
+def page_chars(doc: Document, text: str) -> int:
+    """:func:`visible_chars` of a text taken from ``doc``, counted once per page: the cascade
+    asks it of each candidate two or three times (whether it is a hit, against KSF's posts,
+    for the arbiter), a tenth of a millisecond each on an article."""
+    known: dict[str, int] = doc.derived("arbiter.chars", dict)
+    chars = known.get(text)
+    if chars is None:
+        chars = known[text] = visible_chars(text)
+    return chars
 
 
 def token_agreement(a: Counter[str], b: Counter[str]) -> tuple[float, float]:
@@ -243,6 +256,16 @@ def marks_body(bag: Counter[str], evidence: Evidence) -> bool:
     return min(token_agreement(evidence.marker_bag, bag)) >= MARKED_BODY_AGREEMENT
 
 
+def within_body(bag: Counter[str], evidence: Evidence) -> bool:
+    """Whether a candidate's words lie in the body the page marks, :data:`MARKED_BODY_AGREEMENT`
+    of them, though they may hold only part of it (a teaser, a body cut by figures): on a page
+    that names that body an article's, the main text has no thread beside it, and KSF need not
+    run (comments or posts outside the body would be a share of ``cx``'s text)."""
+    if not evidence.marker_bag:
+        return False
+    return token_agreement(evidence.marker_bag, bag)[1] >= MARKED_BODY_AGREEMENT
+
+
 #: The numbers :func:`candidate_features` gives for one candidate, in order.
 FEATURES = (
     "log_chars",
@@ -260,7 +283,11 @@ FEATURES = (
 
 
 def candidate_features(
-    text: str, bag: Counter[str], evidence: Evidence, others: Sequence[Counter[str]]
+    text: str,
+    bag: Counter[str],
+    evidence: Evidence,
+    others: Sequence[Counter[str]],
+    chars: int | None = None,
 ) -> list[float]:
     """One candidate's numbers (see :data:`FEATURES`); ``others`` are the other candidates' bags.
 
@@ -268,8 +295,10 @@ def candidate_features(
     mean over the others); ``marker_*``: the same against the page's marker text; ``link_share``:
     the share of the candidate's lines that are mostly link text on the page; ``after_headline``:
     1 when the candidate's first line comes after the headline, 0 when before, 0.5 unknown.
+    ``chars``: the text's :func:`visible_chars` when the caller has counted them.
     """
-    chars = visible_chars(text)
+    if chars is None:
+        chars = visible_chars(text)
     page_share = chars / evidence.text_chars if evidence.text_chars else 0.0
     cand_lines = [line for line in text.split("\n") if line.strip()]
     if evidence.marker_bag:

@@ -69,6 +69,9 @@ _DATE_KEYS = (
     "parsely-pub-date",
     "sailthru.date",
 )
+#: The ``<meta>`` keys :func:`page_meta` reads: a page's other meta contents (50-100 on a news
+#: page) are never cleaned.
+_META_KEYS = frozenset(_AUTHOR_KEYS + _DATE_KEYS)
 #: In-body markup of author and time, read in one walk.
 #: The attributes that may name a body element's author or time, in document order: a scan
 #: for attributes costs a third of one for elements tested by attribute value.
@@ -317,9 +320,11 @@ def page_meta(tree: lxml.html.HtmlElement | None, lines: PageLines | None = None
     metas: dict[str, str] = {}
     for meta in lines.elements["meta"] if lines is not None else tree.iter("meta"):
         key = (meta.get("name") or meta.get("property") or meta.get("itemprop") or "").lower()
+        if key not in _META_KEYS or key in metas:
+            continue
         content = _clean(meta.get("content") or "")
-        if key and content:
-            metas.setdefault(key, content)
+        if content:
+            metas[key] = content
     author = next((metas[k] for k in _AUTHOR_KEYS if k in metas), None)
     published = next((metas[k] for k in _DATE_KEYS if k in metas), None)
     if author is None or published is None:

@@ -10,7 +10,8 @@ find as well (an article's comments, which KSF takes for posts, they do not); ot
 and ``cx`` both propose a text and :mod:`forumcrawl.extractors.arbiter` keeps the one the page's
 evidence backs. ``cx``, the cheap one, runs first, and ``dom`` not at all when ``cx``'s text is
 the body the page marks (:func:`~forumcrawl.extractors.arbiter.marks_body`) or KSF's posts
-already agree with it enough to win. A stage that raises is recorded and the next one runs:
+already agree with it enough to win; KSF not at all when ``cx``'s text lies in the body the page
+names an article's (:func:`~forumcrawl.extractors.arbiter.within_body`). A stage that raises is recorded and the next one runs:
 one bad page never stops a crawl. The Naive Bayes value filter, when on, judges what the
 winning stage found (:class:`ValueFilter`). No Scrapy here: the spiders and ``forumcrawl
 extract`` call exactly this code.
@@ -34,10 +35,12 @@ from forumcrawl.extractors.arbiter import (
     candidate_features,
     load_arbiter,
     marks_body,
+    page_chars,
     page_evidence,
     page_tokens,
     thread_agreement,
     visible_chars,
+    within_body,
 )
 from forumcrawl.extractors.cx import LineBlockExtractor, known_lines
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
@@ -204,7 +207,7 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
         # A thread's posts are compared with the line-block text quotes included (a reply that
         # is mostly a quote is still a post); one body alone is an article, its quotes its own.
         found = _chars(t for p in posts for t in (p.text, *(p.quotes if len(posts) > 1 else ())))
-        if posts and found < SINGLE_PAGE_MIN_SHARE * _chars([cascade.cx_text(doc)]):
+        if posts and found < SINGLE_PAGE_MIN_SHARE * page_chars(doc, cascade.cx_text(doc)):
             return None
     else:
         rule = cascade.ksf_rule(rule_data)
@@ -322,11 +325,11 @@ class Cascade:
             rule = self._rules[key] = KsfRule.from_dict(data)
         return rule
 
-    def _hit(self, found: Extraction) -> bool:
+    def _hit(self, doc: Document, found: Extraction) -> bool:
         """Whether a stage's result counts: enough text, or posts a site's learned rule read
         from the site's post template (a one-word reply is a post by its place on the page, not
         by its length; ``min_chars`` guards the stages that guess a region on any page)."""
-        chars = visible_chars(found.text)
+        chars = page_chars(doc, found.text)
         return chars >= self.min_chars or (chars > 0 and bool(found.posts) and found.rule_id is not None)
 
     def run(self, doc: Document, model: SiteModel | None = None, *, now: datetime | None = None) -> CascadeOutcome:
@@ -365,7 +368,7 @@ class Cascade:
             logger.warning("stage %s failed on %s: %r", name, doc.url, exc, exc_info=True)
             outcome.errors.append(f"{name}: {exc!r}")
             return None
-        return found if found is not None and self._hit(found) else None
+        return found if found is not None and self._hit(doc, found) else None
 
     def arbitrates(self, model: SiteModel | None) -> bool:
         """Whether this page goes to the arbiter: no site rule, both arbitrated stages listed."""
@@ -413,12 +416,13 @@ class Cascade:
         thread_bag: Counter[str] = Counter()
         # The cheap stage first. dom is not needed when cx's text is the body the page marks,
         # nor when KSF's posts already agree with cx enough to win; KSF is not needed when cx's
-        # text is the body the page marks as an article's (a thread's posts are no article body).
+        # text lies in the body the page marks as an article's (a thread's posts are no article
+        # body, and posts beside it would be part of cx's text).
         order = sorted(self.stages, key=lambda name: name != "cx")
-        cx_marked = False
+        cx_marked = cx_in_body = False
         for name in order:
             if name == "ksf" and (
-                proba.get("forum", 0.0) < self.forum_gate or (cx_marked and evidence.article_body)
+                proba.get("forum", 0.0) < self.forum_gate or (cx_in_body and evidence.article_body)
             ):
                 continue
             if name == "dom" and "cx" in bags and (
@@ -436,6 +440,7 @@ class Cascade:
                 bags[name] = page_tokens(doc, found.text)
                 if name == "cx":
                     cx_marked = marks_body(bags["cx"], evidence)
+                    cx_in_body = cx_marked or within_body(bags["cx"], evidence)
         if thread is not None and (
             not candidates or self._thread_wins(thread_bag, list(bags.values()))
         ):
@@ -451,6 +456,7 @@ class Cascade:
                     bags[name],
                     evidence,
                     [bag for other, bag in bags.items() if other != name],
+                    page_chars(doc, candidates[name].text),
                 ),
                 name,
             ),

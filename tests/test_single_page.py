@@ -18,6 +18,7 @@ from forumcrawl.extractors.arbiter import (
     page_tokens,
     text_tokens,
     thread_agreement,
+    within_body,
 )
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
 from forumcrawl.offline import extract_bytes
@@ -148,6 +149,35 @@ def test_neither_costly_stage_runs_when_cx_is_the_marked_article_body():
     bare = Document.from_text(article().replace('"articleBody"', '"description"'))
     cascade.run(bare)
     assert bare.derived("ksf.lines", lambda: None) is not None
+
+
+#: What a marked article body may hold beyond the page's text (the rest of a paywalled story).
+MORE = (
+    "Insurers have sent assessors to the worst hit streets and expect claims to run into millions. "
+    "Schools in the lower town will stay closed until the water board declares the supply safe. "
+    "The regional council will meet on Thursday to decide on emergency grants for shop owners."
+)
+
+
+def test_a_text_within_a_longer_marked_body_lies_in_it():
+    evidence = page_evidence(Document.from_text(article().replace(f"{BODY} {BODY}", f"{BODY} {BODY} {MORE}")))
+    shown = text_tokens(f"{BODY} {BODY}")
+    assert within_body(shown, evidence) and not marks_body(shown, evidence)
+    # A text that is mostly outside the marked body (posts or comments beside it) does not.
+    assert not within_body(text_tokens(f"{BODY} {MORE} {MORE} {MORE}"), page_evidence(Document.from_text(article())))
+
+
+def test_ksf_does_not_run_when_cx_lies_in_the_marked_article_body():
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # every page may be a thread: KSF would run on each
+    longer = Document.from_text(article().replace(f"{BODY} {BODY}", f"{BODY} {BODY} {MORE}"))
+    outcome = cascade.run(longer)
+    assert outcome.extraction is not None and outcome.extraction.method in {"dom", "cx"}
+    assert longer.derived("ksf.lines", lambda: None) is None  # KSF never read the page
+    # The marked body is a part of cx's text: what lies beside it may be a thread, KSF runs.
+    shorter = Document.from_text(article().replace(f"{BODY} {BODY}", " ".join(SENTENCES[:2])))
+    cascade.run(shorter)
+    assert shorter.derived("ksf.lines", lambda: None) is not None
 
 
 def _forced(kind: str):
