@@ -34,6 +34,7 @@ from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.misc import build_from_crawler, load_object
+from twisted.internet.defer import Deferred
 from twisted.internet.threads import deferToThread
 
 from forumcrawl.document import Document, DocumentError, site_of
@@ -72,6 +73,9 @@ SAMPLE_PER_PATTERN = PROBE
 #: (see :meth:`SiteSpider.add_pages`): links the rules rightly leave out are not tried on every
 #: page, and one page whose links do not tell does not decide for the pattern.
 PAGES_TRIES = 3
+
+#: A listing's link to another of its pages: its URL, its request's meta and its decision.
+Flip = tuple[str, dict[str, Any], Decision]
 
 
 def parse_start_urls(start: str | None) -> list[str]:
@@ -116,6 +120,9 @@ class SiteSpider(scrapy.Spider):
         self.sample_per_pattern = SAMPLE_PER_PATTERN
         self._sampled: dict[str, Counter[str]] = defaultdict(Counter)
         self._deferred: dict[str, list[scrapy.Request]] = defaultdict(list)
+        # Per page (by its Document's id), page flips waiting for the verdicts on its leads
+        # (see lead_verdicts).
+        self._held_flips: dict[int, tuple[SiteNavigator, list[Flip], Deferred[bool]]] = {}
         self.recrawl: Recrawl | None = None
 
     @classmethod
@@ -277,7 +284,9 @@ class SiteSpider(scrapy.Spider):
         new_threads = 0
         # A listing's page flips wait for the page's yield: its sequence goes on past a closed
         # pattern when the page led to new thread pages (see SiteNavigator.chain).
-        flips: list[tuple[str, dict[str, Any], Decision]] = []
+        flips: list[Flip] = []
+        # The requests of the links counted among the new thread pages (see lead_verdicts).
+        leads: list[scrapy.Request] = []
         shown = navigator.shown_thread(doc.url, doc.tree) if navigator is not None else None
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in links:
@@ -314,7 +323,8 @@ class SiteSpider(scrapy.Spider):
                 number = page_flip_number(records[url].text) if url in records else None
                 decision = navigator.decide(url, number, source=requested or doc.url)
                 own = shown is not None and decision.key is not None and decision.key.thread == shown
-                new_threads += decision.new and not own
+                lead = decision.new and not own
+                new_threads += lead
                 if navigator.chains(doc.url, url, number):
                     flips.append((url, meta, decision))
                     continue
@@ -330,9 +340,17 @@ class SiteSpider(scrapy.Spider):
                     # Fetched to sample the site: the rules, once they exist, decide it again.
                     meta["forumcrawl_nav"] = "sample"
             request = scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
+            if navigator is not None and lead:
+                leads.append(request)
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
-            yield from self.flip_requests(navigator, flips, bool(new_threads))
+            # Only the leads queued here may have been queued by another worker meanwhile: the
+            # others (waiting thread pages, a recrawl's first pages) are known new.
+            verdicts = self.lead_verdicts(leads) if flips and new_threads == len(leads) > 0 else None
+            if verdicts is None:
+                yield from self.flip_requests(navigator, flips, bool(new_threads))
+            else:
+                self._held_flips[id(doc)] = (navigator, flips, verdicts)
             self.pattern_outcome(navigator, doc.site, requested or doc.url, new_threads)
             closed = navigator.fetched(requested or doc.url, new_threads)
             if closed is not None:
@@ -342,8 +360,29 @@ class SiteSpider(scrapy.Spider):
                     "thread page", doc.site, closed,
                 )
 
+    def lead_verdicts(self, leads: list[scrapy.Request]) -> Deferred[bool] | None:
+        """Whether any of ``leads`` (requests for thread pages the page's navigator counted
+        new) is new to the crawl's frontier, when only the frontier can tell; None when the
+        navigator's word is the frontier's, as here: one process queues every request, and its
+        navigator decided each."""
+        return None
+
+    async def held_flips(self, doc: Document) -> AsyncIterator[scrapy.Request]:
+        """The page flips of ``doc`` held for the verdicts on its leads (see
+        :meth:`lead_verdicts`), once they are in: chained when a lead was new to the frontier,
+        else followed as its pattern's budget says."""
+        held = self._held_flips.pop(id(doc), None)
+        if held is None:
+            return
+        navigator, flips, verdicts = held
+        led = await maybe_deferred_to_future(verdicts)
+        if not led:
+            self._inc("nav/led_elsewhere")
+        for request in self.flip_requests(navigator, flips, led):
+            yield request
+
     def flip_requests(
-        self, navigator: SiteNavigator, flips: list[tuple[str, dict[str, Any], Decision]], led: bool
+        self, navigator: SiteNavigator, flips: list[Flip], led: bool
     ) -> Iterator[scrapy.Request]:
         """Requests for a listing page's page flips (each with its link's meta and decision):
         when the page ``led`` to new thread pages, every flip its pattern's budget did not skip
@@ -609,3 +648,5 @@ class SiteSpider(scrapy.Spider):
             yield request
         for item in self.items_for(doc, model, fetched):
             yield item
+        async for request in self.held_flips(doc):
+            yield request

@@ -685,3 +685,60 @@ def test_a_thread_page_is_exported_once_across_workers_whatever_its_url(redis_se
     for item in (own, printed):
         with pytest.raises(DropItem):
             embedded.process_item(item)
+
+
+def test_a_listing_chains_its_flips_only_once_the_frontier_took_a_lead_as_new(redis_server):
+    """A worker hears which thread pages the others queued once a second; meanwhile a listing
+    page whose every thread link another worker had queued counted as leading to new thread
+    pages, and its page flips were chained past their closed pattern (2 to 4 of the 15 to 22
+    listing pages that chained in 2-worker crawls of the mock qa family). The page's flips wait for the
+    frontier's verdicts on its leads: led once one is new, not when all were refused, whether
+    by the seen set (another worker's push) or by this worker's memory of its own pushes."""
+    from scrapy import Request
+    from scrapy.utils.test import get_crawler
+
+    from forumcrawl.redis.dupefilter import LeasedDupeFilter
+    from forumcrawl.redis.scheduler import LeasedRedisScheduler
+    from forumcrawl import defaults
+    from forumcrawl.spiders.redis import ForumRedisSpider
+
+    keys = ClusterKeys("t", "s")
+    settings = {name: getattr(defaults, name) for name in dir(defaults) if name.startswith("FORUMCRAWL_")}
+    settings.update(FORUMCRAWL_REDIS_URL=redis_url(redis_server))
+    crawler = get_crawler(ForumRedisSpider, settings)
+    spider = ForumRedisSpider.from_crawler(crawler)
+
+    def worker() -> LeasedRedisScheduler:
+        scheduler = LeasedRedisScheduler(
+            crawler, redis_server, keys=keys,
+            dupefilter=LeasedDupeFilter(redis_server, keys.seen, crawler.request_fingerprinter),
+            batch=8, lease_seconds=30, max_outage=5, poll_seconds=0.25, dedup_ttl=0,
+        )
+        scheduler.queue = LeasedQueue(
+            redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen
+        )
+        return scheduler
+
+    def push(scheduler: LeasedRedisScheduler, requests: list[Request]) -> None:
+        for request in requests:
+            scheduler.enqueue_request(request)
+        outbox, pushed = scheduler._outbox, scheduler._pushed
+        scheduler._outbox, scheduler._pushed = [], []
+        scheduler._exchanged(scheduler.queue.exchange(outbox), pushed, 0)
+
+    other, ours = worker(), worker()
+    push(other, [Request("http://f.test/t/1"), Request("http://f.test/t/2")])
+
+    def led(urls: list[str]) -> list[bool]:
+        leads = [Request(url) for url in urls]
+        verdicts = spider.lead_verdicts(leads)
+        assert verdicts is not None
+        said: list[bool] = []
+        verdicts.addCallback(said.append)
+        push(ours, leads)
+        return said
+
+    assert led(["http://f.test/t/1", "http://f.test/t/2"]) == [False]
+    assert led(["http://f.test/t/2", "http://f.test/t/3"]) == [True]
+    assert led(["http://f.test/t/3"]) == [False]
+    assert not spider._awaiting
