@@ -21,6 +21,7 @@ import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import urlsplit
@@ -78,6 +79,20 @@ PAGES_TRIES = 3
 Flip = tuple[str, dict[str, Any], Decision]
 
 
+@dataclass
+class HeldOutcome:
+    """What a page led to, waiting for the frontier's verdicts on the leads it queued (see
+    :meth:`SiteSpider.lead_verdicts`): ``known`` new thread pages whatever they say."""
+
+    navigator: SiteNavigator
+    site: str
+    url: str
+    flips: list[Flip]
+    known: int
+    leads: int
+    verdicts: Deferred[int]
+
+
 def parse_start_urls(start: str | None) -> list[str]:
     """Split ``-a start=URL[,URL…]`` into URLs; a clear ValueError for a missing or bad one."""
     if not start or not start.strip():
@@ -120,9 +135,9 @@ class SiteSpider(scrapy.Spider):
         self.sample_per_pattern = SAMPLE_PER_PATTERN
         self._sampled: dict[str, Counter[str]] = defaultdict(Counter)
         self._deferred: dict[str, list[scrapy.Request]] = defaultdict(list)
-        # Per page (by its Document's id), page flips waiting for the verdicts on its leads
-        # (see lead_verdicts).
-        self._held_flips: dict[int, tuple[SiteNavigator, list[Flip], Deferred[bool]]] = {}
+        # Per page (by its Document's id), what waits for the verdicts on its leads (see
+        # lead_verdicts).
+        self._held_outcomes: dict[int, HeldOutcome] = {}
         self.recrawl: Recrawl | None = None
 
     @classmethod
@@ -344,41 +359,52 @@ class SiteSpider(scrapy.Spider):
                 leads.append(request)
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
+            url = requested or doc.url
             # Only the leads queued here may have been queued by another worker meanwhile: the
-            # others (waiting thread pages, a recrawl's first pages) are known new.
-            verdicts = self.lead_verdicts(leads) if flips and new_threads == len(leads) > 0 else None
+            # others (waiting thread pages, a recrawl's first pages) are known new. A thread
+            # page's yield counts in no pattern's record: nothing waits for it.
+            budgeted = flips or navigator.outcome_pattern(url, len(leads)) is not None
+            verdicts = self.lead_verdicts(leads) if leads and budgeted else None
             if verdicts is None:
-                yield from self.flip_requests(navigator, flips, bool(new_threads))
+                yield from self.page_led(navigator, doc.site, url, flips, new_threads)
             else:
-                self._held_flips[id(doc)] = (navigator, flips, verdicts)
-            self.pattern_outcome(navigator, doc.site, requested or doc.url, new_threads)
-            closed = navigator.fetched(requested or doc.url, new_threads)
-            if closed is not None:
-                self._inc("nav/closed_patterns")
-                self.logger.info(
-                    "not following %s pages of the pattern %s any more: they lead to no new "
-                    "thread page", doc.site, closed,
+                known = new_threads - len(leads)
+                self._held_outcomes[id(doc)] = HeldOutcome(
+                    navigator, doc.site, url, flips, known, len(leads), verdicts
                 )
 
-    def lead_verdicts(self, leads: list[scrapy.Request]) -> Deferred[bool] | None:
-        """Whether any of ``leads`` (requests for thread pages the page's navigator counted
-        new) is new to the crawl's frontier, when only the frontier can tell; None when the
+    def page_led(
+        self, navigator: SiteNavigator, site: str, url: str, flips: list[Flip], new_threads: int
+    ) -> Iterator[scrapy.Request]:
+        """The page at ``url`` led to ``new_threads`` new thread pages: its listing's flips
+        (see :meth:`flip_requests`), and its pattern's record."""
+        yield from self.flip_requests(navigator, flips, bool(new_threads))
+        self.pattern_outcome(navigator, site, url, new_threads)
+        closed = navigator.fetched(url, new_threads)
+        if closed is not None:
+            self._inc("nav/closed_patterns")
+            self.logger.info(
+                "not following %s pages of the pattern %s any more: they lead to no new "
+                "thread page", site, closed,
+            )
+
+    def lead_verdicts(self, leads: list[scrapy.Request]) -> Deferred[int] | None:
+        """How many of ``leads`` (requests for thread pages the page's navigator counted new)
+        are new to the crawl's frontier, when only the frontier can tell; None when the
         navigator's word is the frontier's, as here: one process queues every request, and its
         navigator decided each."""
         return None
 
-    async def held_flips(self, doc: Document) -> AsyncIterator[scrapy.Request]:
-        """The page flips of ``doc`` held for the verdicts on its leads (see
-        :meth:`lead_verdicts`), once they are in: chained when a lead was new to the frontier,
-        else followed as its pattern's budget says."""
-        held = self._held_flips.pop(id(doc), None)
+    async def held_outcome(self, doc: Document) -> AsyncIterator[scrapy.Request]:
+        """What ``doc`` led to, once the verdicts on its leads are in (see
+        :meth:`lead_verdicts`): its flips are chained and its pattern credited only for thread
+        pages new to the frontier."""
+        held = self._held_outcomes.pop(id(doc), None)
         if held is None:
             return
-        navigator, flips, verdicts = held
-        led = await maybe_deferred_to_future(verdicts)
-        if not led:
-            self._inc("nav/led_elsewhere")
-        for request in self.flip_requests(navigator, flips, led):
+        new = await maybe_deferred_to_future(held.verdicts)
+        self._inc("nav/leads_queued_elsewhere", held.leads - new)
+        for request in self.page_led(held.navigator, held.site, held.url, held.flips, held.known + new):
             yield request
 
     def flip_requests(
@@ -648,5 +674,5 @@ class SiteSpider(scrapy.Spider):
             yield request
         for item in self.items_for(doc, model, fetched):
             yield item
-        async for request in self.held_flips(doc):
+        async for request in self.held_outcome(doc):
             yield request

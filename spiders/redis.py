@@ -109,8 +109,8 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self._cleared: set[str] = set()
         # Pages told under rules this worker does not have yet (it adopts them a moment later).
         self._early: dict[tuple[str, str], list[tuple[str, int]]] = {}
-        # Per listing page whose flips wait (see lead_verdicts): its verdicts, and how many of
-        # its leads the frontier has yet to answer for.
+        # Per page whose outcome waits (see lead_verdicts): its verdicts, how many of its leads
+        # the frontier has yet to answer for, and how many it took as new so far.
         self._awaiting: dict[int, list[Any]] = {}
         self._verdict_ids = itertools.count()
 
@@ -246,41 +246,43 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         if navigator is not None and key is not None and key.canonical:
             navigator.note_elsewhere([(str(key.thread), int(key.page or 1))])
 
-    def lead_verdicts(self, leads: list[scrapy.Request]) -> Deferred[bool] | None:
+    def lead_verdicts(self, leads: list[scrapy.Request]) -> Deferred[int] | None:
         """From the frontier: a worker's navigator hears which thread pages the other workers
-        queued only once a second, so a page whose every lead another worker had queued
-        meanwhile counted as leading to new thread pages, and its listing's sequence went on
-        through pages that led to nothing new (2 to 4 of the 15 to 22 listing pages that chained
-        in 2-worker crawls of the mock qa family). The frontier's seen set answers each push. Past
-        ``FORUMCRAWL_REDIS_MAX_OUTAGE`` without an answer (the worker closes then), the page
-        counts as having led, as its navigator said."""
+        queued only once a second, so a page whose leads another worker had queued meanwhile
+        counted them as new: its listing's sequence went on through pages that led to nothing
+        new (2 to 4 of the 15 to 22 listing pages that chained in 2-worker crawls of the mock qa
+        family), and member profiles fetched beside the boards kept their pattern open (9 to 16
+        profile fetches of the demo pseudo-static forum, 3 to 4 embedded). The frontier's seen
+        set answers each push. Past ``FORUMCRAWL_REDIS_MAX_OUTAGE`` without an answer (the
+        worker closes then), every lead counts as new, as the navigator said."""
         from twisted.internet import reactor  # the installed one: importing it early would install one
 
         token = next(self._verdict_ids)
         verdicts: Deferred[bool] = Deferred()
-        self._awaiting[token] = [verdicts, len(leads)]
+        self._awaiting[token] = [verdicts, len(leads), 0]
         for request in leads:
             request.meta[VERDICT_META] = token
         verdicts.addTimeout(
             self.crawler.settings.getfloat("FORUMCRAWL_REDIS_MAX_OUTAGE"), reactor,
-            onTimeoutCancel=lambda result, timeout: True,
+            onTimeoutCancel=lambda result, timeout: len(leads),
         )
         verdicts.addBoth(self._answered, token)
         return verdicts
 
-    def _answered(self, led: bool, token: int) -> bool:
+    def _answered(self, new: int, token: int) -> int:
         self._awaiting.pop(token, None)
-        return led
+        return new
 
     def frontier_said(self, request: scrapy.Request, new: bool) -> None:
-        """A lead's verdict (see :meth:`lead_verdicts`): its page led to a new thread page once
-        one lead is new, to none once every lead was refused."""
+        """A lead's verdict (see :meth:`lead_verdicts`); the last one of its page's gives the
+        page's count."""
         waiting = self._awaiting.get(request.meta.get(VERDICT_META, -1))
         if waiting is None:
             return
         waiting[1] -= 1
-        if new or not waiting[1]:
-            waiting[0].callback(new)
+        waiting[2] += new
+        if not waiting[1]:
+            waiting[0].callback(waiting[2])
 
     def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, new_threads: int) -> None:
         """Told to the pattern's budget in Redis, in a thread (see :mod:`forumcrawl.redis.budgets`):
