@@ -264,10 +264,15 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
             request.meta[VERDICT_META] = token
         verdicts.addTimeout(
             self.crawler.settings.getfloat("FORUMCRAWL_REDIS_MAX_OUTAGE"), reactor,
-            onTimeoutCancel=lambda result, timeout: len(leads),
+            onTimeoutCancel=lambda result, timeout: self._unanswered(leads),
         )
         verdicts.addBoth(self._answered, token)
         return verdicts
+
+    def _unanswered(self, leads: list[scrapy.Request]) -> int:
+        self._inc("nav/verdicts_missing")
+        self.logger.warning("no verdict on the leads %s: counted as new", [r.url for r in leads])
+        return len(leads)
 
     def _answered(self, new: int, token: int) -> int:
         self._awaiting.pop(token, None)
