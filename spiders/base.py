@@ -21,7 +21,6 @@ import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,7 +34,6 @@ from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.misc import build_from_crawler, load_object
-from twisted.internet.defer import Deferred
 from twisted.internet.threads import deferToThread
 
 from forumcrawl.document import Document, DocumentError, site_of
@@ -74,23 +72,6 @@ SAMPLE_PER_PATTERN = PROBE
 #: (see :meth:`SiteSpider.add_pages`): links the rules rightly leave out are not tried on every
 #: page, and one page whose links do not tell does not decide for the pattern.
 PAGES_TRIES = 3
-
-#: A listing's link to another of its pages: its URL, its request's meta and its decision.
-Flip = tuple[str, dict[str, Any], Decision]
-
-
-@dataclass
-class HeldOutcome:
-    """What a page led to, waiting for the frontier's verdicts on the leads it queued (see
-    :meth:`SiteSpider.lead_verdicts`): ``known`` new thread pages whatever they say."""
-
-    navigator: SiteNavigator
-    site: str
-    url: str
-    flips: list[Flip]
-    known: int
-    leads: int
-    verdicts: Deferred[int]
 
 
 def parse_start_urls(start: str | None) -> list[str]:
@@ -135,9 +116,6 @@ class SiteSpider(scrapy.Spider):
         self.sample_per_pattern = SAMPLE_PER_PATTERN
         self._sampled: dict[str, Counter[str]] = defaultdict(Counter)
         self._deferred: dict[str, list[scrapy.Request]] = defaultdict(list)
-        # Per page (by its Document's id), what waits for the verdicts on its leads (see
-        # lead_verdicts).
-        self._held_outcomes: dict[int, HeldOutcome] = {}
         self.recrawl: Recrawl | None = None
 
     @classmethod
@@ -299,9 +277,7 @@ class SiteSpider(scrapy.Spider):
         new_threads = 0
         # A listing's page flips wait for the page's yield: its sequence goes on past a closed
         # pattern when the page led to new thread pages (see SiteNavigator.chain).
-        flips: list[Flip] = []
-        # The requests of the links counted among the new thread pages (see lead_verdicts).
-        leads: list[scrapy.Request] = []
+        flips: list[tuple[str, dict[str, Any], Decision]] = []
         shown = navigator.shown_thread(doc.url, doc.tree) if navigator is not None else None
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in links:
@@ -338,8 +314,7 @@ class SiteSpider(scrapy.Spider):
                 number = page_flip_number(records[url].text) if url in records else None
                 decision = navigator.decide(url, number, source=requested or doc.url)
                 own = shown is not None and decision.key is not None and decision.key.thread == shown
-                lead = decision.new and not own
-                new_threads += lead
+                new_threads += decision.new and not own
                 if navigator.chains(doc.url, url, number):
                     flips.append((url, meta, decision))
                     continue
@@ -355,60 +330,20 @@ class SiteSpider(scrapy.Spider):
                     # Fetched to sample the site: the rules, once they exist, decide it again.
                     meta["forumcrawl_nav"] = "sample"
             request = scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
-            if navigator is not None and lead:
-                leads.append(request)
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
-            url = requested or doc.url
-            # Only the leads queued here may have been queued by another worker meanwhile: the
-            # others (waiting thread pages, a recrawl's first pages) are known new. A thread
-            # page's yield counts in no pattern's record: nothing waits for it.
-            budgeted = flips or navigator.outcome_pattern(url, len(leads)) is not None
-            verdicts = self.lead_verdicts(leads) if leads and budgeted else None
-            if verdicts is None:
-                yield from self.page_led(navigator, doc.site, url, flips, new_threads)
-            else:
-                known = new_threads - len(leads)
-                self._held_outcomes[id(doc)] = HeldOutcome(
-                    navigator, doc.site, url, flips, known, len(leads), verdicts
+            yield from self.flip_requests(navigator, flips, bool(new_threads))
+            self.pattern_outcome(navigator, doc.site, requested or doc.url, new_threads)
+            closed = navigator.fetched(requested or doc.url, new_threads)
+            if closed is not None:
+                self._inc("nav/closed_patterns")
+                self.logger.info(
+                    "not following %s pages of the pattern %s any more: they lead to no new "
+                    "thread page", doc.site, closed,
                 )
 
-    def page_led(
-        self, navigator: SiteNavigator, site: str, url: str, flips: list[Flip], new_threads: int
-    ) -> Iterator[scrapy.Request]:
-        """The page at ``url`` led to ``new_threads`` new thread pages: its listing's flips
-        (see :meth:`flip_requests`), and its pattern's record."""
-        yield from self.flip_requests(navigator, flips, bool(new_threads))
-        self.pattern_outcome(navigator, site, url, new_threads)
-        closed = navigator.fetched(url, new_threads)
-        if closed is not None:
-            self._inc("nav/closed_patterns")
-            self.logger.info(
-                "not following %s pages of the pattern %s any more: they lead to no new "
-                "thread page", site, closed,
-            )
-
-    def lead_verdicts(self, leads: list[scrapy.Request]) -> Deferred[int] | None:
-        """How many of ``leads`` (requests for thread pages the page's navigator counted new)
-        are new to the crawl's frontier, when only the frontier can tell; None when the
-        navigator's word is the frontier's, as here: one process queues every request, and its
-        navigator decided each."""
-        return None
-
-    async def held_outcome(self, doc: Document) -> AsyncIterator[scrapy.Request]:
-        """What ``doc`` led to, once the verdicts on its leads are in (see
-        :meth:`lead_verdicts`): its flips are chained and its pattern credited only for thread
-        pages new to the frontier."""
-        held = self._held_outcomes.pop(id(doc), None)
-        if held is None:
-            return
-        new = await maybe_deferred_to_future(held.verdicts)
-        self._inc("nav/leads_queued_elsewhere", held.leads - new)
-        for request in self.page_led(held.navigator, held.site, held.url, held.flips, held.known + new):
-            yield request
-
     def flip_requests(
-        self, navigator: SiteNavigator, flips: list[Flip], led: bool
+        self, navigator: SiteNavigator, flips: list[tuple[str, dict[str, Any], Decision]], led: bool
     ) -> Iterator[scrapy.Request]:
         """Requests for a listing page's page flips (each with its link's meta and decision):
         when the page ``led`` to new thread pages, every flip its pattern's budget did not skip
@@ -674,5 +609,3 @@ class SiteSpider(scrapy.Spider):
             yield request
         for item in self.items_for(doc, model, fetched):
             yield item
-        async for request in self.held_outcome(doc):
-            yield request

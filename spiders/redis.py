@@ -23,7 +23,6 @@ the held pages is acknowledged, so a worker killed before or during learning los
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -52,7 +51,7 @@ from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, client_from_setting
 from forumcrawl.redis.middleware import PARK_META, RELEASE_META
 from forumcrawl.redis.pages import SHARE_SECONDS, Notes, Sampled, WorkerNotes, rules_tag
 from forumcrawl.redis.queue import Exchange, LeasedQueue, Push
-from forumcrawl.redis.scheduler import SAMPLE_META, VERDICT_META, WAIT_META, frontier_verdict, wake_engine
+from forumcrawl.redis.scheduler import SAMPLE_META, WAIT_META, wake_engine
 from forumcrawl.navigation import PatternBudget, SiteNavigator
 from forumcrawl.spiders.base import SiteSpider, parse_start_urls
 from forumcrawl.spiders.forum import ForumSpider
@@ -109,10 +108,6 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self._cleared: set[str] = set()
         # Pages told under rules this worker does not have yet (it adopts them a moment later).
         self._early: dict[tuple[str, str], list[tuple[str, int]]] = {}
-        # Per page whose outcome waits (see lead_verdicts): its verdicts, how many of its leads
-        # the frontier has yet to answer for, and how many it took as new so far.
-        self._awaiting: dict[int, list[Any]] = {}
-        self._verdict_ids = itertools.count()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> RedisSiteSpider:
@@ -146,7 +141,6 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         crawler.signals.connect(spider.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(spider._stop_sharing, signal=signals.spider_closed)
         crawler.signals.connect(spider.queued_elsewhere, signal=signals.request_dropped)
-        crawler.signals.connect(spider.frontier_said, signal=frontier_verdict)
         return spider
 
     def make_request_from_data(self, data: bytes) -> scrapy.Request | list[scrapy.Request]:
@@ -245,49 +239,6 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         key = navigator.key(request.url) if navigator is not None else None
         if navigator is not None and key is not None and key.canonical:
             navigator.note_elsewhere([(str(key.thread), int(key.page or 1))])
-
-    def lead_verdicts(self, leads: list[scrapy.Request]) -> Deferred[int] | None:
-        """From the frontier: a worker's navigator hears which thread pages the other workers
-        queued only once a second, so a page whose leads another worker had queued meanwhile
-        counted them as new: its listing's sequence went on through pages that led to nothing
-        new (2 to 4 of the 15 to 22 listing pages that chained in 2-worker crawls of the mock qa
-        family), and member profiles fetched beside the boards kept their pattern open (9 to 16
-        profile fetches of the demo pseudo-static forum, 3 to 4 embedded). The frontier's seen
-        set answers each push. Past ``FORUMCRAWL_REDIS_MAX_OUTAGE`` without an answer (the
-        worker closes then), every lead counts as new, as the navigator said."""
-        from twisted.internet import reactor  # the installed one: importing it early would install one
-
-        token = next(self._verdict_ids)
-        verdicts: Deferred[bool] = Deferred()
-        self._awaiting[token] = [verdicts, len(leads), 0]
-        for request in leads:
-            request.meta[VERDICT_META] = token
-        verdicts.addTimeout(
-            self.crawler.settings.getfloat("FORUMCRAWL_REDIS_MAX_OUTAGE"), reactor,
-            onTimeoutCancel=lambda result, timeout: self._unanswered(leads),
-        )
-        verdicts.addBoth(self._answered, token)
-        return verdicts
-
-    def _unanswered(self, leads: list[scrapy.Request]) -> int:
-        self._inc("nav/verdicts_missing")
-        self.logger.warning("no verdict on the leads %s: counted as new", [r.url for r in leads])
-        return len(leads)
-
-    def _answered(self, new: int, token: int) -> int:
-        self._awaiting.pop(token, None)
-        return new
-
-    def frontier_said(self, request: scrapy.Request, new: bool) -> None:
-        """A lead's verdict (see :meth:`lead_verdicts`); the last one of its page's gives the
-        page's count."""
-        waiting = self._awaiting.get(request.meta.get(VERDICT_META, -1))
-        if waiting is None:
-            return
-        waiting[1] -= 1
-        waiting[2] += new
-        if not waiting[1]:
-            waiting[0].callback(waiting[2])
 
     def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, new_threads: int) -> None:
         """Told to the pattern's budget in Redis, in a thread (see :mod:`forumcrawl.redis.budgets`):

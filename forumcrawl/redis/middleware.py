@@ -29,7 +29,7 @@ from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 
 from forumcrawl.redis.keys import REDIS_ERRORS
-from forumcrawl.redis.scheduler import LEASE_META, VERDICT_META, frontier_verdict, lease_finished
+from forumcrawl.redis.scheduler import LEASE_META, lease_finished
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -138,8 +138,6 @@ class RobotsFilterMiddleware:
         except IgnoreRequest:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value("forumcrawl/redis/robots_filtered")
-            if VERDICT_META in request.meta:  # never pushed: new to no one
-                self.crawler.signals.send_catch_log(frontier_verdict, request=request, new=False)
             return False
         return True
 

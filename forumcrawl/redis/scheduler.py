@@ -63,16 +63,7 @@ if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
     from twisted.python.failure import Failure
 
-__all__ = [
-    "LEASE_META",
-    "SAMPLE_META",
-    "VERDICT_META",
-    "WAIT_META",
-    "LeasedRedisScheduler",
-    "frontier_verdict",
-    "lease_finished",
-    "wake_engine",
-]
+__all__ = ["LEASE_META", "SAMPLE_META", "WAIT_META", "LeasedRedisScheduler", "lease_finished", "wake_engine"]
 
 T = TypeVar("T")
 
@@ -94,14 +85,6 @@ SAMPLE_META = "forumcrawl_sample"
 #: lost and the lease is left to expire; ``release``: this response exported that site's held pages,
 #: so their leases share its fate (acknowledged, or left to expire with ``abandon``).
 lease_finished = object()
-#: ``request.meta`` key of a request whose fate in the frontier its spider waits for (any value
-#: it chooses, kept in this worker: not written to Redis). Once the push is answered,
-#: :data:`frontier_verdict` is sent.
-VERDICT_META = "forumcrawl_verdict"
-#: Signal ``(request, new)``: a request carrying :data:`VERDICT_META` was queued as new to the
-#: cluster, or refused as one some worker queued before (``new`` False). Only the frontier
-#: knows which: a worker's own record misses what the others queued since they last told it.
-frontier_verdict = object()
 
 #: Longest pause between reconnection attempts during an outage (seconds).
 MAX_BACKOFF = 4.0
@@ -365,9 +348,6 @@ class LeasedRedisScheduler(Scheduler):
             self.crawler.signals.send_catch_log(
                 signals.request_dropped, request=requests[position], spider=self.spider
             )
-        refused = set(result.refused)
-        for position, request in enumerate(requests):
-            self._verdict(request, position not in refused)
         if acked:
             self._inc("acked", acked)
         if result.requeued:
@@ -410,8 +390,6 @@ class LeasedRedisScheduler(Scheduler):
         assert self.queue is not None
         if request.errback == self._failed:
             request = request.replace(errback=None)
-        if VERDICT_META in request.meta:  # this worker's own mark
-            request = request.replace(meta={k: v for k, v in request.meta.items() if k != VERDICT_META})
         return self.queue.encode(request)
 
     def enqueue_request(self, request: Request) -> bool:
@@ -425,7 +403,6 @@ class LeasedRedisScheduler(Scheduler):
         if fingerprint is not None and self._pushed_fps is not None:
             if fingerprint in self._pushed_fps:
                 self._inc("duplicates")
-                self._verdict(request, False)
                 return False
             if len(self._pushed_fps) >= PUSHED_MEMORY:
                 self._pushed_fps.clear()
@@ -438,7 +415,6 @@ class LeasedRedisScheduler(Scheduler):
         except (TypeError, ValueError) as exc:
             self._inc("unserialisable")
             logger.warning("dropped %s: cannot be serialised: %s", request, exc, extra={"spider": self.spider})
-            self._verdict(request, False)
             return False
         if sample and not site:
             sampled, pattern, cap = sample
@@ -452,11 +428,6 @@ class LeasedRedisScheduler(Scheduler):
         if len(self._outbox) >= FLUSH_AT:
             self._exchange()
         return True
-
-    def _verdict(self, request: Request, new: bool) -> None:
-        """Tell the spider waiting for it whether ``request`` was new to the cluster's frontier."""
-        if VERDICT_META in request.meta:
-            self.crawler.signals.send_catch_log(frontier_verdict, request=request, new=new)
 
     def next_request(self) -> Request | None:
         if self._local:
