@@ -279,24 +279,29 @@ def marked_agreement(models: Models, pages: Sequence[Page]) -> float:
     return 2.0
 
 
-def skips_dom(models: Models, page: Page) -> bool:
-    """``cx`` holds the page's marked body and is held by it (see ``Models.marked``)."""
+def _marked_agreement(page: Page) -> tuple[float, float] | None:
+    """``(recall, precision)`` of ``cx``'s text against the page's marked body (None without
+    a marked body or a ``cx`` candidate)."""
     cx = page.features.get("cx")
     if not cx:
-        return False
+        return None
     marked = dict(zip(FEATURES, cx))
-    agreement = min(marked["marker_recall"], marked["marker_precision"])
-    return marked["has_marker"] > 0 and agreement >= models.marked
+    if marked["has_marker"] <= 0:
+        return None
+    return marked["marker_recall"], marked["marker_precision"]
+
+
+def skips_dom(models: Models, page: Page) -> bool:
+    """``cx`` holds the page's marked body and is held by it (see ``Models.marked``)."""
+    agreement = _marked_agreement(page)
+    return agreement is not None and min(agreement) >= models.marked
 
 
 def in_marked_body(models: Models, page: Page) -> bool:
     """``cx``'s words lie in the page's marked body at ``Models.marked``, though they may hold
     only part of it (:func:`~forumcrawl.extractors.arbiter.within_body`)."""
-    cx = page.features.get("cx")
-    if not cx:
-        return False
-    marked = dict(zip(FEATURES, cx))
-    return marked["has_marker"] > 0 and marked["marker_precision"] >= models.marked
+    agreement = _marked_agreement(page)
+    return agreement is not None and agreement[1] >= models.marked
 
 
 def runs_dom(models: Models, page: Page, ran_ksf: bool) -> bool:

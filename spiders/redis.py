@@ -96,8 +96,6 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self._cluster: Exchange | None = None
         #: When the looks first found the cluster stalled (None: not stalled at the last look).
         self._stalled_since: float | None = None
-        #: Sites sampled here whose sample LIST held pages unread here at the last look.
-        self._unheard: list[str] = []
         self._counting: Deferred[Any] | None = None
         self._moving: Deferred[Any] | None = None
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
@@ -454,12 +452,12 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
     def _counted(self, result: tuple[Exchange, list[str]] | Failure) -> None:
         self._counting = None
         # during an outage the scheduler reports it; the cluster then counts as busy
-        self._cluster, self._unheard = (None, []) if isinstance(result, Failure) else result
+        self._cluster, unheard = (None, []) if isinstance(result, Failure) else result
         if not (self.learner and self.learner.pending_sites()):
             return
         if self._stalled_enough(self._cluster):
             wake_engine(self.crawler)  # learn now, not at the next recheck
-        elif self._cluster is not None and self._cluster.stalled and (self._to_tell or self._unheard):
+        elif self._cluster is not None and self._cluster.stalled and (self._to_tell or unheard):
             # the cluster waits for the samples to be told and heard: tell ours, hear theirs
             # now rather than at the next tick
             self._share_now()
