@@ -587,10 +587,10 @@ def learn_topic_rule(
     if example is not None:
         core = [example, *(u for u in core if u != example)]
     y = _agree_with_core(sample, y, core)
-    resolver = UrlResolver().fit(sample, y)
+    resolver = UrlResolver().fit(sample, y, confirmed=core)
     if example is not None and not resolver.match(example):
         # The example is the user's word: a shape too rare for the support step stays in.
-        resolver = UrlResolver(min_support=0.0).fit(sample, y)
+        resolver = UrlResolver(min_support=0.0).fit(sample, y, confirmed=core)
     summaries = tuple(
         ClusterSummary(
             label=k,

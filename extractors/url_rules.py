@@ -452,7 +452,13 @@ class UrlResolver(BaseEstimator):
         if not isinstance(self.min_variants, int) or self.min_variants < 0:
             raise ValueError(f"min_variants must be a non-negative int, got {self.min_variants!r}")
 
-    def fit(self, urls: Sequence[str], labels: Sequence[int] | np.ndarray) -> UrlResolver:
+    def fit(
+        self,
+        urls: Sequence[str],
+        labels: Sequence[int] | np.ndarray,
+        *,
+        confirmed: Iterable[str] = (),
+    ) -> UrlResolver:
         """Learn the rule from ``urls`` of one site.
 
         Parameters
@@ -461,6 +467,11 @@ class UrlResolver(BaseEstimator):
         labels : per URL, ``1``/``True`` for a topic URL, ``0``/``False`` for a URL known not to
             be one, ``-1`` for a URL of unknown kind (only the siblings and pages steps use
             those).
+        confirmed : topic URLs whose fetched pages were seen to be thread pages. A negative
+            never narrows the rule away from their shape: where a page judged no thread shares
+            it, that judgement is the one in doubt (a thread of one short post), and the
+            shape of a site's plain thread URLs may be a small share of its topic URLs when each
+            thread links its last post, its new posts and every post's permalink.
 
         Raises
         ------
@@ -500,7 +511,9 @@ class UrlResolver(BaseEstimator):
         if 2 * kept.sum() >= positive.sum():
             positive = kept
         rule = self._induce(site, [splits[i] for i in np.flatnonzero(positive)], prune=False)
-        rule, positive = self._exclude(site, rule, splits, y, positive)
+        sure = {str(u).strip() for u in confirmed}
+        confirmed_at = np.array([u.strip() in sure for u in merged], dtype=bool) & (y == 1)
+        rule, positive = self._exclude(site, rule, splits, y, positive, confirmed_at)
         self.widened_: list[str] = []
         if self.min_variants:
             rule, positive = self._siblings(site, rule, splits, y, positive)
@@ -517,7 +530,7 @@ class UrlResolver(BaseEstimator):
             if pages.any():
                 positive = positive | pages
                 rule = self._induce(site, [splits[i] for i in np.flatnonzero(positive)], prune=False)
-                rule, positive = self._exclude(site, rule, splits, y, positive)
+                rule, positive = self._exclude(site, rule, splits, y, positive, confirmed_at)
         self.rule_ = rule
         self.n_topic_ = int(positive.sum())
         return self
@@ -645,14 +658,15 @@ class UrlResolver(BaseEstimator):
         splits: Sequence[SplitUrl],
         y: np.ndarray,
         positive: np.ndarray,
+        confirmed: np.ndarray,
     ) -> tuple[UrlRule, np.ndarray]:
         """Narrow the rule until it rejects the URLs known not to be topic URLs.
 
         Each round removes the block alternative (a value, or a type, at one position) that the
         accepted non-topic URLs use most for each topic URL using it, with the topic URLs that
         use it: a board page clustered among threads has ``""`` where threads have ``topic``.
-        An alternative used by more than a quarter of the topic URLs is never removed: then the
-        labels disagree, and the rule keeps the topic URLs. Every round drops topic URLs, so
+        An alternative used by more than a quarter of the topic URLs, or by a confirmed one, is
+        never removed: then the labels disagree, and the rule keeps the topic URLs. Every round drops topic URLs, so
         the loop ends.
         """
         negatives = np.flatnonzero(y == 0)
@@ -668,8 +682,11 @@ class UrlResolver(BaseEstimator):
             for alts in used_by.values():
                 pos_count.update(alts)
             limit = 0.25 * positive.sum()
+            kept: set[tuple[Any, ...]] = set()
+            for i in np.flatnonzero(positive & confirmed):
+                kept |= used_by[i]
             # Alternatives no topic URL uses come from widening; removing topic URLs cannot drop them.
-            choices = [a for a in neg_count if 0 < pos_count[a] <= limit]
+            choices = [a for a in neg_count if 0 < pos_count[a] <= limit and a not in kept]
             if not choices:
                 return rule, positive
             worst = max(choices, key=lambda a: (neg_count[a] / (pos_count[a] + 1), repr(a)))

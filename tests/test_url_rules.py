@@ -129,6 +129,29 @@ def test_strays_in_the_topic_cluster_are_dropped() -> None:
     assert not resolver.predict(board_pages).any()
 
 
+def test_a_page_judged_no_thread_does_not_narrow_away_confirmed_thread_pages() -> None:
+    # Misago's shape: each thread links its last post, its new posts, its pages and every
+    # post's permalink, so plain thread URLs are under a quarter of the topic URLs; one thread
+    # of a single short post was judged no thread page (a negative of the plain shape).
+    base = "http://f.example/t"
+    words = ["apt", "kernel", "mirror", "grub", "wifi", "driver", "locale", "iconv", "shell"]
+    slugs = [f"{words[i % 9]}-{words[(i * 4 + 1) % 9]}-{words[(i * 2 + 5) % 9]}" for i in range(12)]
+    plain = [f"{base}/{slug}/{i}/" for i, slug in enumerate(slugs)]
+    deeper = [
+        f"{base}/{slug}/{i}/{tail}/"
+        for i, slug in enumerate(slugs)
+        for tail in ("last", "new", "2", f"post/{100 + i}", f"post/{200 + i}")
+    ]
+    negative = f"{base}/serenity-through-viciousness/136/"
+    urls = plain + deeper + [negative]
+    labels = [1] * (len(plain) + len(deeper)) + [0]
+    narrowed = UrlResolver().fit(urls, labels)
+    assert not narrowed.predict(plain).any()
+    resolver = UrlResolver().fit(urls, labels, confirmed=plain[:5])
+    assert resolver.predict(plain).all()
+    assert resolver.predict([f"{url}2/" for url in plain]).all()
+
+
 def test_support_prunes_rare_shapes() -> None:
     threads = [f"http://f.example/t/topic-{i}/" for i in range(60)]
     stray = "http://f.example/t/"
