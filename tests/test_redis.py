@@ -463,7 +463,7 @@ def test_links_waiting_for_a_site_sampled_elsewhere_outwait_its_sampler(redis_se
     """A worker holding no page of a site releases the links waiting for its rules blind only
     once its sampler, which learns from a partial sample as soon as the cluster is stalled,
     would have published them; twice FORUMCRAWL_REDIS_IDLE_CLOSE of empty queue leaves room for a
-    sampler that is alive but slow."""
+    sampler that is alive but slow, and none go while a live worker parks a page for its rules."""
     from scrapy.utils.test import get_crawler
     from twisted.internet.defer import Deferred
 
@@ -481,6 +481,10 @@ def test_links_waiting_for_a_site_sampled_elsewhere_outwait_its_sampler(redis_se
     for empty_for, due in ((0.0, False), (3.5, False), (6.1, True)):
         spider._empty_since = time.monotonic() - empty_for
         assert spider.orphans_due() is due, empty_for
+    # A page parked for its site's rules is a sampler alive, however slow its learning.
+    spider._cluster = Exchange(new=0, members=[], requeued=0, queued=0, leased=1, seeds=0, parked=1)
+    spider._empty_since = time.monotonic() - 60.0
+    assert not spider.orphans_due()
 
 
 def test_two_workers_crawl_one_forum_together(tmp_path, redis_server, forum_servers):
