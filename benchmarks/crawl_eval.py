@@ -235,13 +235,13 @@ def extract_pages(urls: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]
 
 def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str, Any]]],
           titles: dict[str, str], work: Path, *, workers: int = 0,
-          pages_only: bool = False) -> dict[str, Any]:
+          pages_only: bool = False, settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """Crawl one site (or, ``pages_only``, extract its truth pages) and score it."""
     if pages_only:
         items, stats, seconds = extract_pages(list(pages))
         fetched = list(pages)
     else:
-        items, stats, fetched, seconds = run_crawl(start, work, workers)
+        items, stats, fetched, seconds = run_crawl(start, work, workers, settings)
     exported = {canonical(item["url"]): item for item in items}
     hits = set(exported) & set(pages)
     thread_fetches = len({canonical(u) for u in fetched} & set(pages))
@@ -310,6 +310,17 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def _setting(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` of ``--set`` as a setting: the value as JSON when it reads as JSON."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise SystemExit(f"--set wants NAME=VALUE, got {text!r}")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -326,7 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shown-zone", metavar="ZONE",
                         help="time zone the forum shows times in without naming it (machina: "
                              "Asia/Shanghai): dates are scored by the day the page shows")
+    parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a Scrapy setting for the crawls, e.g. LOG_LEVEL=DEBUG with --keep "
+                             "(a value that reads as JSON is taken as such)")
     args = parser.parse_args(argv)
+    settings = dict(_setting(text) for text in args.set)
     from forumcrawl.mockforum import serve
 
     results = []
@@ -338,13 +353,15 @@ def main(argv: list[str] | None = None) -> int:
             if path is not None:
                 start, aliases, pages, titles = machina_truth(path, args.shown_zone)
                 result = score(name, start, lambda u, a=aliases: a.get(u, u), pages, titles,
-                               work, workers=args.workers, pages_only=args.pages)
+                               work, workers=args.workers, pages_only=args.pages,
+                               settings=settings)
             else:
                 # Relative times ("3 天前") are read against the fetch time: serve with the real clock.
                 with serve(name, now=datetime.now(timezone.utc).replace(tzinfo=None)) as server:
                     start, truth, pages, titles = mock_truth(server)
                     result = score(name, start, truth.canonical, pages, titles, work,
-                                   workers=args.workers, pages_only=args.pages)
+                                   workers=args.workers, pages_only=args.pages,
+                                   settings=settings)
         results.append(result)
         print(json.dumps(result, ensure_ascii=False)[:2000], flush=True)
     print(table(results))
