@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -28,6 +28,7 @@ from sklearn.utils import check_random_state
 from forumcrawl.document import site_of
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dpc import KNNDensityPeaks
+from forumcrawl.extractors.navigation import pattern_key
 from forumcrawl.extractors.url_rules import UrlResolver, pages_of
 from forumcrawl.extractors.usc import block_type, split_url, usc_distance_matrix
 
@@ -337,6 +338,27 @@ def _verdict(evidence: PageEvidence, ref: float) -> int:
     return -1
 
 
+def _outvoted(verdict: dict[str, int]) -> dict[str, int]:
+    """``verdict`` less the judgements that more pages of the same URL shape contradict.
+
+    Pages of one shape (:func:`~forumcrawl.extractors.navigation.pattern_key`: a board's
+    ``/forum/*``, a thread's ``/forum/*/topic/*``) are one kind of page, so the shape's majority
+    judges each of them: a category page judged a thread (its boards' "last post" blocks look
+    like posts with times) among more board pages judged clearly no threads, or a thread of one
+    short post judged no thread among more judged threads, becomes unknown. One page misjudged
+    in a sample otherwise made the rule follow it (a category's URL made boards thread pages;
+    a short thread's took every plain thread URL out). A tie changes nothing.
+    """
+    votes: dict[str, Counter[int]] = defaultdict(Counter)
+    for url, judged in verdict.items():
+        votes[pattern_key(url)][judged] += 1
+    out = {}
+    for url, judged in verdict.items():
+        shape = votes[pattern_key(url)]
+        out[url] = -1 if judged in (0, 1) and shape[1 - judged] > shape[judged] else judged
+    return out
+
+
 def _positions(url: str) -> dict[tuple[int, int], str]:
     """The blocks of the URL's path by (segment, position)."""
     return {
@@ -532,7 +554,7 @@ def learn_topic_rule(
     ref = float(np.mean(best_scores)) if best_scores else 0.0
     n_clusters = int(labels.max()) + 1
     members = [np.flatnonzero(labels == k) for k in range(n_clusters)]
-    verdict = {u: _verdict(e, ref) for u, e in evidence.items()}
+    verdict = _outvoted({u: _verdict(e, ref) for u, e in evidence.items()})
     stats = []
     for k in range(n_clusters):
         seen = [sample[i] for i in members[k] if sample[i] in evidence]

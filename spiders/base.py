@@ -30,7 +30,7 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
-from scrapy.http import Response, TextResponse
+from scrapy.http import Response, TextResponse, XmlResponse
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.misc import build_from_crawler, load_object
@@ -59,6 +59,11 @@ __all__ = ["SiteSpider", "parse_start_urls"]
 _IGNORED_SUFFIXES = tuple(f".{ext}" for ext in IGNORED_EXTENSIONS)
 #: An anchor text that is a file name of a kind Scrapy does not follow: the link is a download.
 _FILE_NAME = re.compile(r"[^\s/]+\.(?:" + "|".join(map(re.escape, IGNORED_EXTENSIONS)) + ")")
+#: An XML body whose root element is ``html`` (XHTML served as XML): a web page after all.
+_XHTML = re.compile(
+    rb"(?:\xef\xbb\xbf)?\s*(?:<\?[^>]*\?>\s*|<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<html[\s>]",
+    re.IGNORECASE | re.DOTALL,
+)
 #: Priority boost of requests for thread pages once a site's topic rule is known.
 TOPIC_PRIORITY = 10
 #: Priority of pages of a URL pattern that has led to new thread pages (boards and their pages):
@@ -162,6 +167,13 @@ class SiteSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             self._inc("page/skipped/not_text")
             self.logger.info("skipped %s: not a text response", response.url)
+            return None
+        if isinstance(response, XmlResponse) and not _XHTML.match(response.body[:4096]):
+            # A feed or a sitemap: no page of the site's navigation. Read as HTML, a feed's
+            # items look like posts with times (machina's topic feeds scored above every thread
+            # page and made their URL shape part of the thread rule in samples that held one).
+            self._inc("page/skipped/xml")
+            self.logger.info("skipped %s: an XML document, not a web page", response.url)
             return None
         try:
             return Document.from_bytes(
@@ -373,6 +385,17 @@ class SiteSpider(scrapy.Spider):
         if role == "chained":
             meta["forumcrawl_chained"] = True
 
+    def led_nowhere(self, response: Response) -> None:
+        """A download that gave no page (a feed, an empty or unreadable body) led to no thread
+        page: its pattern's record says so, and the place it held among the pattern's downloads
+        under way is free (held, it made the pattern's other links wait for it to lapse)."""
+        asked = (response.meta.get("redirect_urls") or [response.url])[0]
+        model = self.learner.model(site_of(asked)) if self.learner else None
+        navigator = self.navigator(model)
+        if navigator is not None:
+            self.pattern_outcome(navigator, site_of(asked), asked, 0)
+            navigator.fetched(asked, 0)
+
     def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, new_threads: int) -> None:
         """A fetch of ``url`` led to ``new_threads`` new thread pages: in a cluster, told to its
         pattern's shared budget (here the navigator's own record is the budget)."""
@@ -575,11 +598,13 @@ class SiteSpider(scrapy.Spider):
     async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
         doc = self.document(response)
         if doc is None:
+            self.led_nowhere(response)
             return
         self._inc("page/parsed")
         if doc.tree is None:
             self._inc("page/skipped/empty")
             self.logger.info("skipped %s: empty page", response.url)
+            self.led_nowhere(response)
             return
         fetched = datetime.now(timezone.utc)
         links = list(dict.fromkeys(

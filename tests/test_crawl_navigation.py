@@ -54,6 +54,9 @@ def test_every_thread_page_once_and_little_else(tmp_path: Path, family: str) -> 
     assert result.stats.get("forumcrawl/nav/skipped/duplicate", 0) > 0
     # A return-to parameter never nests: each login page is requested under one URL at most.
     assert sum("next=" in u or "_xfRedirect" in u for u in fetched) == 0
+    # Feeds (the modern family's boards link their RSS) are no pages: read, never sampled.
+    feeds = [u for u in fetched if u.endswith(".xml")]
+    assert result.stats.get("forumcrawl/page/skipped/xml", 0) == len(feeds)
 
 
 def test_a_listing_sequence_goes_on_past_its_pooled_pattern_each_page_once(tmp_path: Path) -> None:

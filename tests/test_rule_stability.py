@@ -43,8 +43,8 @@ def learned(site: ForumSite, seed: int, pages: int = 60) -> SiteModel:
     while frontier and fetched < pages:
         url = frontier.pop(rng.randrange(len(frontier)))
         response = site.render(url[len(BASE) - 1 :])
-        if response.status != 200:
-            continue
+        if response.status != 200 or "xml" in response.headers.get("Content-Type", ""):
+            continue  # the spider reads no feed as a page (page/skipped/xml)
         try:
             doc = Document.from_bytes(response.body, url, response.headers.get("Content-Type"))
         except DocumentError:

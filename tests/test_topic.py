@@ -114,6 +114,24 @@ def test_automatic_choice_from_page_evidence() -> None:
     assert found.labels.shape == (len(found.urls),)
 
 
+def test_a_page_misjudged_among_pages_of_its_shape_does_not_bend_the_rule() -> None:
+    # Machina's shape: boards (/forum/<name>-<id>/) and their threads (…/topic/<title>-<id>/)
+    # share a prefix and a cluster; a category page, board-shaped, shows its boards' last posts
+    # with times and was judged a thread page, while the boards fetched were judged no threads.
+    names = ["using-debian", "package-management", "kernel-hardware", "software-desktop", "help-support"]
+    titles = ["keep-deb-files", "what-about-sid", "where-is-the-kernel", "grub-again", "apt-pinning", "wifi"]
+    boards = [f"{SITE}/forum/{name}-{i + 1}/" for i, name in enumerate(names)]
+    threads = [f"{b}topic/{t}-{10 * i + j}/" for i, b in enumerate(boards) for j, t in enumerate(titles)]
+    category = f"{SITE}/forum/community-9/"
+    pages = {u: doc(u, thread_html(i)) for i, u in enumerate(threads[::4])}
+    pages.update({u: doc(u, board_html(i)) for i, u in enumerate(boards[:3])})
+    pages[category] = doc(category, thread_html(99, posts=3))
+    urls = boards + threads + [f"{u}?page=2" for u in threads[::3]] + [category, f"{SITE}/"]
+    found = learn_topic_rule(urls, pages)
+    assert found.resolver.predict(threads).all(), found.reason
+    assert not found.resolver.predict([*boards, category]).any(), found.reason
+
+
 def test_example_picks_its_cluster_without_pages() -> None:
     urls, _, topic, other = synthetic_site()
     found = learn_topic_rule(urls, topic_example=f"{SITE}/thread/105/")

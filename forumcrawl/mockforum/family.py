@@ -79,6 +79,7 @@ class Page:
     body: str | bytes
     charset: str
     encoding: str
+    media_type: str = "text/html"
 
 
 @dataclass(frozen=True)

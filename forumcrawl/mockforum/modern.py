@@ -109,6 +109,10 @@ class Modern(Family):
         return f"{self.board_base(board)}publish/"
 
     @staticmethod
+    def _feed(board: Board) -> str:
+        return f"/feeds/category/{board.fid}/topics.xml"
+
+    @staticmethod
     def _attachment(post: Post) -> str:
         return f"/media/attachments/{post.time:%Y/%m}/IMG_{post.attachment}.png"
 
@@ -152,6 +156,12 @@ class Modern(Family):
         for href in served:
             login = self.login_href(href)
             self.add_alias(login, self.LOGIN, lambda h=login: self.login(h))
+        self.register_feeds()
+
+    def register_feeds(self) -> None:
+        """Each board's feed; after the login aliases, since a feed links no login page."""
+        for board in self.plan.boards:
+            self.add_page(self._feed(board), lambda b=board: self.feed(b))
 
     def register_listings(self) -> None:
         """The boards' list pages, in the default order and each sort view."""
@@ -165,6 +175,25 @@ class Modern(Family):
                     self.add_alias(self.board_href(board, 1, listing, first=True),
                                    self.board_href(board, 1, listing))
             self.disallowed.add(self._publish(board))
+
+    def feed(self, board: Board) -> Page:
+        """The board's RSS feed, linked from its pages as machina and askbot link theirs: each
+        item a topic's first post with its author and time, which read as HTML look like the
+        posts of a thread page."""
+        items = "".join(
+            f"<item><title>{text(t.title)}</title><link>{attr(self.thread_href(t, 1))}</link>"
+            f"<dc:creator>{text(t.posts[0].author.name)}</dc:creator>"
+            f"<pubDate>{t.posts[0].time:%a, %d %b %Y %H:%M:%S} +0800</pubDate>"
+            f"<description>{text(' '.join(t.posts[0].paragraphs))}</description></item>"
+            for listed in self.listed(board, None) for t in listed
+        )
+        body = (
+            '<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0" '
+            'xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
+            f"<title>{text(board.theme.name)} - {SITE_NAME}</title>"
+            f"<link>{attr(self.board_href(board, 1))}</link>{items}</channel></rss>"
+        )
+        return Page(200, body, self.encoding, self.encoding, "application/rss+xml")
 
     def register_post_lists(self) -> None:
         """Each user's post list pages."""
@@ -316,6 +345,7 @@ class Modern(Family):
         <h1>{text(board.theme.name)}</h1>
         <p class="lead">{text(board.theme.description)}</p>
         <a class="btn btn-primary" href="{attr(self._publish(board))}" rel="nofollow">发布话题</a>
+        <a class="feed-link" href="{attr(self._feed(board))}" title="RSS">订阅</a>
       </header>
       <ul class="nav nav-tabs">{tabs}</ul>
       <ul class="topic-list list-unstyled">

@@ -76,6 +76,9 @@ class QA(Modern):
                 self.add_page(self.listing_href(sort, n), lambda s=sort, n=n: self.listing(s, n))
         self.add_alias(f"{self.QUESTIONS}scope:all/sort:{DEFAULT}/page:1/", self.QUESTIONS)
 
+    def register_feeds(self) -> None:
+        """None: the question list links no board feed."""
+
     def register_post_lists(self) -> None:
         """Profiles list no posts: the listings are the only way to the questions."""
 

@@ -77,7 +77,7 @@ def request_target(raw: str) -> str:
 def _encode(page: Page) -> Response:
     body = page.body if isinstance(page.body, bytes) else page.body.encode(page.encoding,
                                                                            "xmlcharrefreplace")
-    return Response(page.status, {"Content-Type": f"text/html; charset={page.charset}"}, body)
+    return Response(page.status, {"Content-Type": f"{page.media_type}; charset={page.charset}"}, body)
 
 
 class ForumSite:
