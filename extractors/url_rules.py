@@ -467,11 +467,12 @@ class UrlResolver(BaseEstimator):
         labels : per URL, ``1``/``True`` for a topic URL, ``0``/``False`` for a URL known not to
             be one, ``-1`` for a URL of unknown kind (only the siblings and pages steps use
             those).
-        confirmed : topic URLs whose fetched pages were seen to be thread pages. A negative
-            never narrows the rule away from their shape: where a page judged no thread shares
-            it, that judgement is the one in doubt (a thread of one short post), and the
-            shape of a site's plain thread URLs may be a small share of its topic URLs when each
-            thread links its last post, its new posts and every post's permalink.
+        confirmed : topic URLs whose fetched pages were seen to be thread pages. Negatives
+            narrow the rule away from their shape only when they outnumber them there: where
+            fewer pages judged no thread share it, those judgements are the ones in doubt (a
+            thread of one short post), and the shape of a site's plain thread URLs may be a
+            small share of its topic URLs when each thread links its last post, its new posts
+            and every post's permalink.
 
         Raises
         ------
@@ -665,8 +666,10 @@ class UrlResolver(BaseEstimator):
         Each round removes the block alternative (a value, or a type, at one position) that the
         accepted non-topic URLs use most for each topic URL using it, with the topic URLs that
         use it: a board page clustered among threads has ``""`` where threads have ``topic``.
-        An alternative used by more than a quarter of the topic URLs, or by a confirmed one, is
-        never removed: then the labels disagree, and the rule keeps the topic URLs. Every round drops topic URLs, so
+        An alternative used by more than a quarter of the topic URLs, or by more confirmed ones
+        than negatives, is never removed: then the labels disagree, and the rule keeps the topic
+        URLs (one member's post list judged a thread page keeps no ``/users/`` shape against
+        the profiles judged no threads). Every round drops topic URLs, so
         the loop ends.
         """
         negatives = np.flatnonzero(y == 0)
@@ -682,11 +685,13 @@ class UrlResolver(BaseEstimator):
             for alts in used_by.values():
                 pos_count.update(alts)
             limit = 0.25 * positive.sum()
-            kept: set[tuple[Any, ...]] = set()
+            sure: Counter[tuple[Any, ...]] = Counter()
             for i in np.flatnonzero(positive & confirmed):
-                kept |= used_by[i]
+                sure.update(used_by[i])
             # Alternatives no topic URL uses come from widening; removing topic URLs cannot drop them.
-            choices = [a for a in neg_count if 0 < pos_count[a] <= limit and a not in kept]
+            choices = [
+                a for a in neg_count if 0 < pos_count[a] <= limit and sure[a] <= neg_count[a]
+            ]
             if not choices:
                 return rule, positive
             worst = max(choices, key=lambda a: (neg_count[a] / (pos_count[a] + 1), repr(a)))

@@ -132,6 +132,28 @@ def test_a_page_misjudged_among_pages_of_its_shape_does_not_bend_the_rule() -> N
     assert not found.resolver.predict([*boards, category]).any(), found.reason
 
 
+def test_one_persons_posts_are_no_evidence_of_a_thread_url() -> None:
+    # pybbm's member post lists show each post as a thread page does (author, time, body,
+    # permalink), all by the member: every post links the same profile.
+    def one_voice_html(uid: int) -> str:
+        blocks = "".join(
+            f'<div class="post" id="p{uid}{i}"><div class="author"><a href="/member/{uid}/">'
+            f'user{uid}</a></div><span class="date">2024-03-0{1 + i % 9} 14:0{i % 10}</span>'
+            f'<div class="body">{TEXT * (1 + i % 2)}</div><a href="#p{uid}{i}">#{i + 1}</a></div>'
+            for i in range(6)
+        )
+        return f"<html><body><h1>Posts of user{uid}</h1>{blocks}</body></html>"
+
+    urls, pages, topic, other = synthetic_site()
+    lists = [f"{SITE}/member/{u}/posts/" for u in range(1, 5)]
+    pages.update({u: doc(u, one_voice_html(i + 1)) for i, u in enumerate(lists)})
+    assert page_evidence(pages[lists[0]]).voice_fraction == 1.0
+    assert page_evidence(pages[topic[0]]).voice_fraction < 1.0
+    found = learn_topic_rule(urls, pages)
+    assert found.resolver.predict(topic).all(), found.reason
+    assert not found.resolver.predict(other).any(), found.reason
+
+
 def test_example_picks_its_cluster_without_pages() -> None:
     urls, _, topic, other = synthetic_site()
     found = learn_topic_rule(urls, topic_example=f"{SITE}/thread/105/")

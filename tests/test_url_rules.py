@@ -150,6 +150,10 @@ def test_a_page_judged_no_thread_does_not_narrow_away_confirmed_thread_pages() -
     resolver = UrlResolver().fit(urls, labels, confirmed=plain[:5])
     assert resolver.predict(plain).all()
     assert resolver.predict([f"{url}2/" for url in plain]).all()
+    # Outnumbered by the pages judged no threads, one confirmed page keeps nothing.
+    more = [f"{base}/other-short-thread/137/", f"{base}/yet-another-one/138/"]
+    outvoted = UrlResolver().fit(urls + more, labels + [0, 0], confirmed=plain[:2])
+    assert not outvoted.predict(plain).any()
 
 
 def test_support_prunes_rare_shapes() -> None:
