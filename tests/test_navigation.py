@@ -277,9 +277,13 @@ def test_the_sample_sets_a_rate_and_leaves_no_dry_run() -> None:
     # of fetches, the replayed category made them the third dry fetch in a row.
     assert [sampled.fetched(f"http://f/board/{n}/", 0) for n in (6, 10)] == [None, None]
     assert [fetched.fetched(f"http://f/board/{n}/", 0) for n in (6, 10)][-1] == "/board/#"
-    # A pattern the sample never saw lead anywhere still closes after its probe.
+    # A pattern the sample never saw lead anywhere still closes after its probe, and one whose
+    # sampled pages mostly led nowhere keeps their dry run.
     closed = [sampled.fetched(f"http://f/user/{n}/", 0, sampled=True) for n in range(3)]
     assert closed == [None, None, "/user/#"]
+    for n, new in ((1, 2), (2, 0), (3, 0)):
+        sampled.fetched(f"http://f/member/{n}/", new, sampled=True)
+    assert sampled.fetched("http://f/member/4/", 0) == "/member/#"
 
 
 def _page(body: str, head: str = "") -> object:
