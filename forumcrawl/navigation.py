@@ -509,19 +509,9 @@ class SiteNavigator:
         board page flips. Called locked."""
         return not new_threads and not topic and self._alias_followed(url)
 
-    def fetched(self, url: str, new_threads: int, *, sampled: bool = False) -> str | None:
+    def fetched(self, url: str, new_threads: int) -> str | None:
         """Record that the page at ``url`` led to ``new_threads`` new thread pages; returns the
-        pattern's key when this closes it. ``sampled``: a page of the site's sample, replayed
-        once the rules exist. The sample's pages were fetched together, so their order means
-        nothing: where most of a pattern's sampled pages led somewhere, they set its rate (hits
-        over all its sampled fetches) and leave no dry run behind. Replayed in the order of the
-        greedy cover, which credits the productive pages first, a pattern's dry sample pages
-        made one run at its end: machina's category pages, which share the boards' URL shape
-        and link no thread, left the boards' pattern one dry fetch from closing, and two
-        categories fetched next closed it before six boards were (a cluster crawl exported 0.71
-        of the thread pages). Where most led nowhere, the run stands: one sampled profile that
-        linked a thread page no sampled board did gave the pseudo-static forum's profiles a
-        rate of 1 in 3, and 8 more dry fetches to prove it wrong."""
+        pattern's key when this closes it."""
         topic = self.is_topic(url)
         if self._thread_page(url, topic):
             return None
@@ -535,7 +525,6 @@ class SiteNavigator:
             if new_threads:
                 budget.yielded += new_threads
                 budget.hits += 1
-            if new_threads or (sampled and 2 * budget.hits > budget.fetches):
                 budget.last_yield = budget.fetches
             dry = budget.fetches - budget.last_yield
             if not budget.closed and dry >= budget.dry_limit(self.probe, self.window):

@@ -530,7 +530,7 @@ class SiteSpider(scrapy.Spider):
                     navigator.sampled_elsewhere(doc.url, doc.tree)
                 for url in replayed[i]:
                     navigator.decide(url, source=doc.url)
-                navigator.fetched(doc.url, new, sampled=True)
+                navigator.fetched(doc.url, new)
                 if new:
                     # The sample's listings go on as sequences too: their page flips waited
                     # for the rules, which may close the flips' pattern (see follow_links).

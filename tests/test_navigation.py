@@ -265,27 +265,6 @@ def test_dry_runs_close_by_the_pattern_record() -> None:
     assert closed[:2] == [None, None] and "/board/#" in closed
 
 
-def test_the_sample_sets_a_rate_and_leaves_no_dry_run() -> None:
-    # Machina's boards and category pages share a URL shape; the greedy cover replays the
-    # sampled boards (which led to threads) before the sampled category (which did not).
-    replayed = [("http://f/board/2/", 6), ("http://f/board/3/", 4), ("http://f/board/1/", 0)]
-    sampled, fetched = _navigator(), _navigator()
-    for url, new in replayed:
-        assert sampled.fetched(url, new, sampled=True) is None
-        fetched.fetched(url, new)
-    # Two more category pages in a row: the sample's rate (2 in 3) allows them; taken as a run
-    # of fetches, the replayed category made them the third dry fetch in a row.
-    assert [sampled.fetched(f"http://f/board/{n}/", 0) for n in (6, 10)] == [None, None]
-    assert [fetched.fetched(f"http://f/board/{n}/", 0) for n in (6, 10)][-1] == "/board/#"
-    # A pattern the sample never saw lead anywhere still closes after its probe, and one whose
-    # sampled pages mostly led nowhere keeps their dry run.
-    closed = [sampled.fetched(f"http://f/user/{n}/", 0, sampled=True) for n in range(3)]
-    assert closed == [None, None, "/user/#"]
-    for n, new in ((1, 2), (2, 0), (3, 0)):
-        sampled.fetched(f"http://f/member/{n}/", new, sampled=True)
-    assert sampled.fetched("http://f/member/4/", 0) == "/member/#"
-
-
 def _page(body: str, head: str = "") -> object:
     import lxml.html
 
