@@ -62,10 +62,11 @@ start, feed, stats, rules, fetched, extra = sys.argv[1:7]
 extra = json.loads(extra)
 
 class Fetched:
-    \"\"\"Writes the URL of every response received, in order.\"\"\"
+    \"\"\"Writes the URL of every response downloaded, in order (before the downloader
+    middlewares: a redirect or retry they end counts too).\"\"\"
     def __init__(self, crawler):
         self.out = open(fetched, "w", encoding="utf-8")
-        crawler.signals.connect(self.got, signal=signals.response_received)
+        crawler.signals.connect(self.got, signal=signals.response_downloaded)
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)

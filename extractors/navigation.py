@@ -52,6 +52,7 @@ __all__ = [
     "first_page_alias",
     "is_noise_param",
     "page_flip_number",
+    "returns_to",
     "page_flips",
     "sequence_links",
     "pattern_key",
@@ -122,6 +123,33 @@ def canonical_url(url: str) -> str:
     noise = [p.partition("=")[0] for p in parts.query.split("&") if p and is_noise_param(p)]
     cleaned = urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
     return url_query_cleaner(cleaned, noise, remove=True, unique=False) if noise else cleaned
+
+
+def returns_to(location: str, asked: str) -> bool:
+    """Whether a redirect from ``asked`` to ``location`` names ``asked`` as where to come back:
+    a login wall (``/accounts/login/?next=/questions/close/7``), whatever the parameter's name.
+    The page asked is not shown to a visitor, so the redirect's target (a login page) is no
+    page of the site's content either.
+
+    Examples
+    --------
+    >>> returns_to("/accounts/login/?next=/questions/close/7", "http://f.test/questions/close/7/")
+    True
+    >>> returns_to("/t/7/?page=2", "http://f.test/t/7/?p=30")
+    False
+    """
+    target = urljoin(asked, location)
+    here = urlsplit(canonical_url(asked))
+    for _, value in parse_qsl(urlsplit(target).query, keep_blank_values=True):
+        value = value.strip()
+        if not _URL_VALUE.match(value):
+            continue
+        back = urlsplit(canonical_url(urljoin(asked, value)))
+        if (back.netloc, back.path.rstrip("/"), back.query) == (
+            here.netloc, here.path.rstrip("/"), here.query
+        ):
+            return True
+    return False
 
 
 def url_numbers(url: str, words: frozenset[tuple[int, str]] = frozenset()) -> dict[Position, int]:

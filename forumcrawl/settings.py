@@ -35,7 +35,10 @@ DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 ADDONS = {"forumcrawl.addon.ForumcrawlAddon": 0}
 
 SPIDER_MIDDLEWARES = {"forumcrawl.middlewares.LinkScoringMiddleware": 600}
-DOWNLOADER_MIDDLEWARES = {"forumcrawl.middlewares.NavigationMiddleware": 50}
+DOWNLOADER_MIDDLEWARES = {
+    "forumcrawl.middlewares.NavigationMiddleware": 50,
+    "forumcrawl.middlewares.LoginWallMiddleware": 620,
+}
 
 ITEM_PIPELINES = {
     "forumcrawl.pipelines.validate.ValidatePipeline": 300,

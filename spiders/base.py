@@ -385,11 +385,12 @@ class SiteSpider(scrapy.Spider):
         if role == "chained":
             meta["forumcrawl_chained"] = True
 
-    def led_nowhere(self, response: Response) -> None:
-        """A download that gave no page (a feed, an empty or unreadable body) led to no thread
-        page: its pattern's record says so, and the place it held among the pattern's downloads
-        under way is free (held, it made the pattern's other links wait for it to lapse)."""
-        asked = (response.meta.get("redirect_urls") or [response.url])[0]
+    def led_nowhere(self, request: scrapy.Request) -> None:
+        """A download that gave no page (a feed, an empty or unreadable body, an error status, a
+        login wall) led to no thread page: the record of the pattern of the URL first asked says
+        so, and the place it held among the pattern's downloads under way is free (held, it made
+        the pattern's other links wait for it to lapse)."""
+        asked = (request.meta.get("redirect_urls") or [request.url])[0]
         model = self.learner.model(site_of(asked)) if self.learner else None
         navigator = self.navigator(model)
         if navigator is not None:
@@ -598,13 +599,13 @@ class SiteSpider(scrapy.Spider):
     async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
         doc = self.document(response)
         if doc is None:
-            self.led_nowhere(response)
+            self.led_nowhere(response.request)
             return
         self._inc("page/parsed")
         if doc.tree is None:
             self._inc("page/skipped/empty")
             self.logger.info("skipped %s: empty page", response.url)
-            self.led_nowhere(response)
+            self.led_nowhere(response.request)
             return
         fetched = datetime.now(timezone.utc)
         links = list(dict.fromkeys(

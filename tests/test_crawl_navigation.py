@@ -57,6 +57,11 @@ def test_every_thread_page_once_and_little_else(tmp_path: Path, family: str) -> 
     # Feeds (the modern family's boards link their RSS) are no pages: read, never sampled.
     feeds = [u for u in fetched if u.endswith(".xml")]
     assert result.stats.get("forumcrawl/page/skipped/xml", 0) == len(feeds)
+    # An action that sends a visitor to log in (the modern family's favourite links) is a login
+    # wall: its redirect ends the download, the login page it names is never requested.
+    walls = [u for u in fetched if u.endswith("/favorite/")]
+    assert result.stats.get("forumcrawl/nav/skipped/login", 0) == len(walls)
+    assert family != "modern" or walls
 
 
 def test_a_listing_sequence_goes_on_past_its_pooled_pattern_each_page_once(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from forumcrawl.extractors.navigation import (
     is_noise_param,
     page_flip_number,
     pattern_key,
+    returns_to,
 )
 from forumcrawl.navigation import PatternBudget, SiteNavigator
 
@@ -49,6 +50,28 @@ def test_noise_params() -> None:
     assert not is_noise_param("from=20")
     assert not is_noise_param("t=5")
     assert not is_noise_param("mode=viewprofile")
+
+
+@pytest.mark.parametrize(
+    ("location", "asked", "wall"),
+    [
+        # askbot: the close action sends a visitor to log in, naming the action as the way back.
+        ("/accounts/login/?next=/questions/close/7", "http://f.test/questions/close/7/", True),
+        # Any parameter name, an absolute URL escaped once, the query of the URL asked kept.
+        ("https://f.test/signin?whereto=https%3A%2F%2Ff.test%2Fq%3Fa%3D7", "https://f.test/q?a=7", True),
+        # A login page that does not say where to come back cannot be told from a moved page.
+        ("/login/", "http://f.test/questions/close/7/", False),
+        # A permalink's redirect to the thread page that shows the post.
+        ("/t/slug/7/?page=2#post-30", "http://f.test/t/7/?p=30", False),
+        # The way back names another page, or another site's.
+        ("/login?next=/questions/close/8", "http://f.test/questions/close/7", False),
+        ("https://sso.test/login?next=http://g.test/questions/close/7", "http://f.test/questions/close/7", False),
+    ],
+)
+def test_a_redirect_naming_the_url_asked_as_the_way_back_is_a_login_wall(
+    location: str, asked: str, wall: bool
+) -> None:
+    assert returns_to(location, asked) is wall
 
 
 def test_page_flip_numbers() -> None:

@@ -80,6 +80,8 @@ class Page:
     charset: str
     encoding: str
     media_type: str = "text/html"
+    #: Where a redirect (3xx) points.
+    location: str | None = None
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,10 @@ class Family:
         png += struct.pack(">I", zlib.crc32(chunk))
         png += bytes(rng.randrange(256) for _ in range(1500))
         return Page(200, png, self.encoding, self.encoding)
+
+    def redirect(self, location: str) -> Page:
+        """A 302 to ``location`` with an empty body (an action that needs a login sends there)."""
+        return Page(302, "", self.encoding, self.encoding, location=location)
 
     def empty(self) -> Page:
         """A 200 page with no body at all."""

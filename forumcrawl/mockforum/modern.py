@@ -5,7 +5,8 @@ and the login page does the same, so ``/accounts/login/?next=/accounts/login/%3F
 without end (the site answers any ``next``; only a crawler can stop); pagers spell page 1 as
 ``?page=1``; boards have ``?sort=latest`` and ``?sort=top`` views; users have paginated post
 lists (``/user/<name>/posts?page=2``) of excerpts with times; slugs and user names are
-percent-encoded Chinese. Post times are empty ``<span class="timeago" title="<ISO>">`` that a
+percent-encoded Chinese. A thread's "收藏" (favourite) link, an action for members, redirects
+a visitor to the login page with ``?next=`` the action's path, as askbot's close links do. Post times are empty ``<span class="timeago" title="<ISO>">`` that a
 browser's script would fill, and authors only an avatar's ``alt`` and a ``data-author``.
 """
 
@@ -105,6 +106,9 @@ class Modern(Family):
         href = f"{self.thread_base(thread)}reply/"
         return f"{href}?quote={post.pid}" if post else href
 
+    def _favorite(self, thread: Thread) -> str:
+        return f"{self.thread_base(thread)}favorite/"
+
     def _publish(self, board: Board) -> str:
         return f"{self.board_base(board)}publish/"
 
@@ -157,11 +161,19 @@ class Modern(Family):
             login = self.login_href(href)
             self.add_alias(login, self.LOGIN, lambda h=login: self.login(h))
         self.register_feeds()
+        self.register_actions()
 
     def register_feeds(self) -> None:
         """Each board's feed; after the login aliases, since a feed links no login page."""
         for board in self.plan.boards:
             self.add_page(self._feed(board), lambda b=board: self.feed(b))
+
+    def register_actions(self) -> None:
+        """Each thread's favourite action; after the login aliases, since its redirect names
+        its own login URL (answered by the login page's query alias)."""
+        for thread in self.plan.threads.values():
+            favorite = self._favorite(thread)
+            self.add_page(favorite, lambda h=favorite: self.redirect(self.login_href(h)))
 
     def register_listings(self) -> None:
         """The boards' list pages, in the default order and each sort view."""
@@ -399,7 +411,7 @@ class Modern(Family):
 {posts}
       </section>
       {self.pager(hrefs, page)}
-      <a class="btn btn-primary" href="{attr(self._reply(thread))}" rel="nofollow">回复</a>"""
+      <a class="btn btn-primary" href="{attr(self._reply(thread))}" rel="nofollow">回复</a> <a class="btn btn-link" href="{attr(self._favorite(thread))}">收藏</a>"""
         title = f"{thread.title} - {board.theme.name} - {SITE_NAME}"
         crumbs = [(self.board_href(board, 1), board.theme.name)]
         return self.thread_page(thread, self.layout(self.thread_href(thread, page), title, content,

@@ -77,7 +77,10 @@ def request_target(raw: str) -> str:
 def _encode(page: Page) -> Response:
     body = page.body if isinstance(page.body, bytes) else page.body.encode(page.encoding,
                                                                            "xmlcharrefreplace")
-    return Response(page.status, {"Content-Type": f"{page.media_type}; charset={page.charset}"}, body)
+    headers = {"Content-Type": f"{page.media_type}; charset={page.charset}"}
+    if page.location is not None:
+        headers["Location"] = page.location
+    return Response(page.status, headers, body)
 
 
 class ForumSite:
