@@ -49,7 +49,7 @@ from forumcrawl.extractors.navigation import (
     pattern_key,
 )
 
-__all__ = ["Decision", "PatternBudget", "SiteNavigator"]
+__all__ = ["Decision", "PatternBudget", "SiteNavigator", "lead_id"]
 
 #: Pages of a new pattern fetched before it must have led to a new thread page.
 PROBE = 3
@@ -75,6 +75,14 @@ class Decision:
     role: str
     key: ThreadKey | None = None
     new: bool = False
+
+
+def lead_id(key: ThreadKey | None, url: str = "") -> str:
+    """What a cluster knows a lead by: its thread page (``<thread>\t<page>``; ``?`` for a page
+    not known before it is fetched, a variant's), else its URL (a thread URL without identity)."""
+    if key is None or key.thread is None:
+        return url
+    return f"{key.thread}\t{'?' if key.page is None else key.page}"
 
 
 @dataclass
@@ -463,6 +471,16 @@ class SiteNavigator:
             return 0.0
         best = max(b.yielded / b.fetches for b in self.patterns.values() if b.fetches)
         return budget.yielded / budget.fetches / best if best else 0.0
+
+    def leads(self) -> dict[str, str]:
+        """Every thread page scheduled here, by :func:`lead_id`, with the pattern of the page
+        whose link queued it ("" when unknown): what the sample led to, for a cluster's record
+        of leads (see :mod:`forumcrawl.redis.budgets`)."""
+        with self._lock:
+            return {
+                lead_id(ThreadKey(thread, page)): self._queued_by.get((thread, page)) or ""
+                for thread, page in self._scheduled
+            }
 
     def pattern_of(self, url: str) -> str:
         """The key of the URL pattern whose budget ``url`` is fetched under."""

@@ -48,7 +48,7 @@ from forumcrawl.extractors.navigation import (
     sequence_links,
 )
 from forumcrawl.learning import SiteLearner
-from forumcrawl.navigation import PROBE, Decision, SiteNavigator
+from forumcrawl.navigation import PROBE, Decision, SiteNavigator, lead_id
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
 from forumcrawl.sitemodel import FileRuleStore, SiteModel
 from forumcrawl.pipelines.incremental import Recrawl
@@ -286,7 +286,8 @@ class SiteSpider(scrapy.Spider):
         recrawl = self.recrawl if navigator is not None else None
         if recrawl is not None:
             recrawl.observe(doc, navigator)
-        new_threads = 0
+        # Ids of the new thread pages the page's links lead to (see lead_id).
+        leads: list[str] = []
         # A listing's page flips wait for the page's yield: its sequence goes on past a closed
         # pattern when the page led to new thread pages (see SiteNavigator.chain).
         flips: list[tuple[str, dict[str, Any], Decision]] = []
@@ -317,7 +318,8 @@ class SiteSpider(scrapy.Spider):
                     follow, first = recrawl.follows(doc.site, url, navigator, doc.url)
                     if not follow:
                         self._inc("incremental/skipped")
-                        new_threads += first
+                        if first:
+                            leads.append(lead_id(navigator.key(url), url))
                         continue
                     if recrawl.next_page(doc.site, doc.url, url):
                         # Not tracked by the navigation: its pattern may be closed.
@@ -326,7 +328,8 @@ class SiteSpider(scrapy.Spider):
                 number = page_flip_number(records[url].text) if url in records else None
                 decision = navigator.decide(url, number, source=requested or doc.url)
                 own = shown is not None and decision.key is not None and decision.key.thread == shown
-                new_threads += decision.new and not own
+                if decision.new and not own:
+                    leads.append(lead_id(decision.key, url))
                 if navigator.chains(doc.url, url, number):
                     flips.append((url, meta, decision))
                     continue
@@ -344,9 +347,9 @@ class SiteSpider(scrapy.Spider):
             request = scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
-            yield from self.flip_requests(navigator, flips, bool(new_threads))
-            self.pattern_outcome(navigator, doc.site, requested or doc.url, new_threads)
-            closed = navigator.fetched(requested or doc.url, new_threads)
+            yield from self.flip_requests(navigator, flips, bool(leads))
+            self.pattern_outcome(navigator, doc.site, requested or doc.url, leads)
+            closed = navigator.fetched(requested or doc.url, len(leads))
             if closed is not None:
                 self._inc("nav/closed_patterns")
                 self.logger.info(
@@ -394,11 +397,12 @@ class SiteSpider(scrapy.Spider):
         model = self.learner.model(site_of(asked)) if self.learner else None
         navigator = self.navigator(model)
         if navigator is not None:
-            self.pattern_outcome(navigator, site_of(asked), asked, 0)
+            self.pattern_outcome(navigator, site_of(asked), asked, [])
             navigator.fetched(asked, 0)
 
-    def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, new_threads: int) -> None:
-        """A fetch of ``url`` led to ``new_threads`` new thread pages: in a cluster, told to its
+    def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, leads: list[str]) -> None:
+        """A fetch of ``url`` led to the new thread pages ``leads`` (see
+        :func:`~forumcrawl.navigation.lead_id`): in a cluster, told to its
         pattern's shared budget (here the navigator's own record is the budget)."""
 
     def observe(self, doc: Document, links: list[str], fetched: datetime) -> None:

@@ -240,13 +240,16 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         if navigator is not None and key is not None and key.canonical:
             navigator.note_elsewhere([(str(key.thread), int(key.page or 1))])
 
-    def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, new_threads: int) -> None:
+    def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, leads: list[str]) -> None:
         """Told to the pattern's budget in Redis, in a thread (see :mod:`forumcrawl.redis.budgets`):
-        it frees the download's place and may close the pattern for every worker."""
-        name = navigator.outcome_pattern(url, new_threads)
+        it frees the download's place and may close the pattern for every worker. Only the
+        leads no fetch anywhere in the cluster led to before count: a worker that starts with
+        the rules another learned knows none of the threads queued so far, and took the first
+        member profiles it fetched for leads (the pseudo-static forum: 19 profiles in a row)."""
+        name = navigator.outcome_pattern(url, len(leads))
         if name is None:
             return
-        told = deferToThread(self.budgets.outcome, site, name, url, new_threads)
+        told = deferToThread(self.budgets.outcome, site, name, url, leads)
         told.addCallbacks(self._outcome_told, self._budget_failed, callbackArgs=(navigator, site, name))
 
     def _outcome_told(
@@ -327,11 +330,13 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         return theirs, self.frontier.take_waiting(waiting, lease), published
 
     def navigation_ready(self, site: str, navigator: SiteNavigator) -> None:
-        """The sample's records start the cluster's budgets of the patterns without one; then
-        share at once rather than at the next tick: the share takes the links that waited for
-        the site's rules, and until then no worker has anything to fetch (up to
-        ``SHARE_SECONDS`` of the whole cluster, once per site)."""
-        deferToThread(self.budgets.seed, site, navigator.budgets()).addErrback(self._budget_failed)
+        """The sample's records start the cluster's budgets of the patterns without one, and its
+        thread pages the cluster's record of leads; then share at once rather than at the next
+        tick: the share takes the links that waited for the site's rules, and until then no
+        worker has anything to fetch (up to ``SHARE_SECONDS`` of the whole cluster, once per
+        site)."""
+        seeded = deferToThread(self.budgets.seed, site, navigator.budgets(), navigator.leads())
+        seeded.addErrback(self._budget_failed)
         self._share_now()
 
     def _share_now(self) -> None:

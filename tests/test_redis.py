@@ -222,20 +222,42 @@ def test_a_pattern_budget_holds_across_the_workers(redis_server):
     first.release(site, users, "u2")  # dropped before its download: its place is free again
     assert second.reserve(site, users, "u3")[0] == "follow"
     # Outcomes come in on any worker; three dry ones close the pattern for all.
-    assert [first.outcome(site, users, url, 0)[0] for url in ("u0", "u1", "u3")] == [False, False, True]
+    assert [first.outcome(site, users, url, [])[0] for url in ("u0", "u1", "u3")] == [False, False, True]
     verdict, record = second.reserve(site, users, "u4")
     assert (verdict, record.fetches, record.closed) == ("closed", 3, True)
     # A pattern that yields keeps its places coming; its dry limit is PatternBudget's.
     for n in range(4):
         assert second.reserve(site, "/board/#", f"b{n}")[0] == "follow"
-        first.outcome(site, "/board/#", f"b{n}", 5 if n < 2 else 0)
-    record = first.outcome(site, "/board/#", "b9", 0)[1]
+        first.outcome(site, "/board/#", f"b{n}", [f"t{n}\t{page}" for page in range(5)] if n < 2 else [])
+    record = first.outcome(site, "/board/#", "b9", [])[1]
     assert (record.fetches, record.hits, record.yielded, record.last_yield) == (5, 2, 10, 2)
     assert record.dry_limit(3, 20) == 3 and record.closed
     # The replayed sample starts the records that do not exist yet.
     assert first.seed(site, {users: PatternBudget(), "/tag/#": PatternBudget(fetches=2, hits=1, last_yield=1)}) == 1
     assert second.reserve(site, "/tag/#", "t1")[1].fetches == 2
     assert KEYS.budget("*") in KEYS.patterns(), "a reset forgets it"
+
+
+def test_a_lead_counts_once_in_the_cluster(redis_server):
+    # A worker that knows none of the threads queued so far (it took another worker's rules)
+    # reports a profile's threads as leads: the cluster's record says the boards led there.
+    first, second = ClusterBudgets(redis_server, KEYS), ClusterBudgets(redis_server, KEYS)
+    site, boards, users, tags = "g.example", "/board/#", "/user/#", "/tag/#"
+    first.seed(site, {boards: PatternBudget(fetches=1, hits=1, yielded=2, last_yield=1)},
+               {"t1\t1": boards, "t2\t1": boards})
+    record = second.outcome(site, users, "u1", ["t1\t1", "t2\t1"])[1]
+    assert (record.fetches, record.hits, record.yielded) == (1, 0, 0)
+    # A thread page no fetch led to yet is a lead, once: the pattern credited with it first
+    # keeps it, and no other pattern that came later is credited again.
+    assert second.outcome(site, users, "u2", ["t1\t1", "t3\t1"])[1].yielded == 1
+    assert first.outcome(site, users, "u3", ["t3\t1"])[1].yielded == 1
+    assert first.outcome(site, boards, "b2", ["t3\t1"])[1].yielded == 2
+    # A pattern with no yield keeps no lead from one that leads somewhere: in the sample, a
+    # thread page (no pattern record) linked t4, which a board lists.
+    first.seed(site, {}, {"t4\t1": "/thread/#"})
+    assert second.outcome(site, boards, "b3", ["t4\t1"])[1].yielded == 3
+    assert first.outcome(site, tags, "g1", ["t4\t1"])[1].yielded == 0
+    assert KEYS.leads("*") in KEYS.patterns(), "a reset forgets it"
 
 
 def test_workers_tell_each_other_their_thread_pages_and_samples(redis_server):

@@ -15,12 +15,18 @@ hold them for ever). A download is admitted by one atomic script, on the cluster
 its outcome, reported by whichever worker parses the page, frees its place (a redirect frees it
 once its target is queued) and may close the pattern. The worker that learns a site seeds the
 record with what the replayed sample led to.
+
+What counts as a lead is the cluster's too: one HASH per site holds each thread page some
+fetch led to, and the pattern credited with it. A worker that starts with rules another worker
+learned knows none of the thread pages queued so far; judged by its own memory, the member
+profiles it fetched first each led to "new" threads the boards had queued (19 profiles in a
+row on the pseudo-static forum), which kept their pattern open.
 One round trip per download of a page other than a thread page, in a thread.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import redis
 
@@ -63,12 +69,21 @@ if verdict == 1 then redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6]), ARGV[5
 return {verdict, f, h, y, l, c}
 """
 
-# KEYS: budget HASH, under-way ZSET. ARGV: pattern, probe, window, chance, URL, new thread pages.
-# Returns {closed now (1/0), f, h, y, l, c}.
+# KEYS: budget HASH, under-way ZSET, leads HASH. ARGV: pattern, probe, window, chance, URL, then
+# the ids of the thread pages the fetch led to that its worker had not met. Each counts unless a
+# fetch of this pattern, or of one that has led to new thread pages, led to it before; it is the
+# pattern's from now on. Returns {closed now (1/0), f, h, y, l, c}.
 _OUTCOME = _RECORD + """
 redis.call('ZREM', KEYS[2], ARGV[5])
 f = f + 1
-local new = tonumber(ARGV[6])
+local new = 0
+for i = 6, #ARGV do
+  local by = redis.call('HGET', KEYS[3], ARGV[i])
+  if not by or by ~= p and by ~= '' and tonumber(redis.call('HGET', KEYS[1], by .. '|h') or 0) == 0 then
+    new = new + 1
+    redis.call('HSET', KEYS[3], ARGV[i], p)
+  end
+end
 if new > 0 then
   h = h + 1
   y = y + new
@@ -81,6 +96,12 @@ if c == 0 and f - l >= limit() then
 end
 redis.call('HSET', KEYS[1], p .. '|f', f, p .. '|h', h, p .. '|y', y, p .. '|l', l, p .. '|c', c)
 return {closing, f, h, y, l, c}
+"""
+
+# KEYS: leads HASH. ARGV: lead id, pattern, lead id, pattern … Sets those not set yet.
+_CLAIM = """
+for i = 1, #ARGV, 2 do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 0
 """
 
 # KEYS: budget HASH. ARGV: pattern, f, h, y, l, c. Sets the record unless the pattern has one.
@@ -120,6 +141,7 @@ class ClusterBudgets:
         self._reserve = client.register_script(_RESERVE)
         self._outcome = client.register_script(_OUTCOME)
         self._seed = client.register_script(_SEED)
+        self._claim = client.register_script(_CLAIM)
 
     def _keys(self, site: str, pattern: str) -> list[str]:
         return [self.keys.budget(site), self.keys.underway(site, pattern)]
@@ -131,24 +153,35 @@ class ClusterBudgets:
         reply = self._reserve(keys=self._keys(site, pattern), args=[pattern, *self.limits, url, self.stale])
         return _VERDICTS[int(reply[0])], _budget(reply[1:])
 
-    def outcome(self, site: str, pattern: str, url: str, new_threads: int) -> tuple[bool, PatternBudget]:
-        """Record that ``url`` of ``pattern`` led to ``new_threads`` new thread pages, freeing its
-        place; whether this closed the pattern, and its record."""
-        reply = self._outcome(keys=self._keys(site, pattern), args=[pattern, *self.limits, url, new_threads])
+    def outcome(self, site: str, pattern: str, url: str, leads: Sequence[str]) -> tuple[bool, PatternBudget]:
+        """Record that ``url`` of ``pattern`` led to the thread pages ``leads`` (ids, see
+        :func:`~forumcrawl.navigation.lead_id`) that its worker had not met, freeing its place;
+        whether this closed the pattern, and its record. A lead another fetch in the cluster
+        led to before is no lead, unless that fetch's pattern has led to none so far (a board
+        listing threads a member's profile queued first keeps its worth, as on one worker)."""
+        keys = [*self._keys(site, pattern), self.keys.leads(site)]
+        reply = self._outcome(keys=keys, args=[pattern, *self.limits, url, *leads])
         return bool(int(reply[0])), _budget(reply[1:])
 
     def release(self, site: str, pattern: str, url: str) -> None:
         """Free the place of a download dropped before it was made."""
         self.client.zrem(self.keys.underway(site, pattern), url)
 
-    def seed(self, site: str, budgets: Mapping[str, PatternBudget]) -> int:
+    def seed(self, site: str, budgets: Mapping[str, PatternBudget], leads: Mapping[str, str] | None = None) -> int:
         """Start the records of ``site``'s patterns that have none from ``budgets`` (what the
-        sample led to, replayed); how many were started. One round trip."""
+        sample led to, replayed), and the record of leads from ``leads`` (each thread page the
+        sample led to, with the pattern that led to it); how many pattern records were started.
+        One round trip."""
         pipe = self.client.pipeline(transaction=False)
+        leads = leads or {}
+        if leads:
+            pairs = [value for lead in leads.items() for value in lead]
+            self._claim(keys=[self.keys.leads(site)], args=pairs, client=pipe)
         for name, b in budgets.items():
             self._seed(
                 keys=[self.keys.budget(site)],
                 args=[name, b.fetches, b.hits, b.yielded, b.last_yield, int(b.closed)],
                 client=pipe,
             )
-        return sum(int(r) for r in pipe.execute()) if budgets else 0
+        replies = pipe.execute() if budgets or leads else []
+        return sum(int(r) for r in replies[1 if leads else 0 :])

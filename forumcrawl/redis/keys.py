@@ -212,6 +212,11 @@ class ClusterKeys:
         ``<pattern>|<f, h, y, l or c>`` (``*``: a SCAN pattern; see :mod:`forumcrawl.redis.budgets`)."""
         return self._key(f"budget:{site}")
 
+    def leads(self, site: str) -> str:
+        """HASH of the thread pages some fetch of ``site`` led to: lead id → the URL pattern
+        credited with it (``*``: a SCAN pattern; see :mod:`forumcrawl.redis.budgets`)."""
+        return self._key(f"leads:{site}")
+
     def underway(self, site: str, pattern: str) -> str:
         """ZSET of the downloads under way of one URL pattern of ``site``, scored by when their
         place lapses (``*`` for both: a SCAN pattern; see :mod:`forumcrawl.redis.budgets`)."""
@@ -248,7 +253,7 @@ class ClusterKeys:
         """SCAN patterns of the crawl's keys named after a thread or a site (to reset it)."""
         return [
             self.thread("*"), self.waiting("*"), self.sample("*"), self.sampled("*"), self.budget("*"),
-            self._key("underway:*"),
+            self.leads("*"), self._key("underway:*"),
         ]
 
     def all(self) -> list[str]:
