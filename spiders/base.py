@@ -348,8 +348,9 @@ class SiteSpider(scrapy.Spider):
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
             yield from self.flip_requests(navigator, flips, bool(leads))
-            self.pattern_outcome(navigator, doc.site, requested or doc.url, leads)
-            closed = navigator.fetched(requested or doc.url, len(leads))
+            listed = navigator.lists_threads(links)
+            self.pattern_outcome(navigator, doc.site, requested or doc.url, leads, listed=listed)
+            closed = navigator.fetched(requested or doc.url, len(leads), listed=listed)
             if closed is not None:
                 self._inc("nav/closed_patterns")
                 self.logger.info(
@@ -400,10 +401,13 @@ class SiteSpider(scrapy.Spider):
             self.pattern_outcome(navigator, site_of(asked), asked, [])
             navigator.fetched(asked, 0)
 
-    def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, leads: list[str]) -> None:
+    def pattern_outcome(
+        self, navigator: SiteNavigator, site: str, url: str, leads: list[str], *, listed: bool = True
+    ) -> None:
         """A fetch of ``url`` led to the new thread pages ``leads`` (see
-        :func:`~forumcrawl.navigation.lead_id`): in a cluster, told to its
-        pattern's shared budget (here the navigator's own record is the budget)."""
+        :func:`~forumcrawl.navigation.lead_id`), from a page that ``listed`` thread pages or not
+        (see :meth:`SiteNavigator.fetched`): in a cluster, told to its pattern's shared budget
+        (here the navigator's own record is the budget)."""
 
     def observe(self, doc: Document, links: list[str], fetched: datetime) -> None:
         """Hold a page of a site being sampled (see :meth:`SiteLearner.observe`)."""
@@ -535,7 +539,7 @@ class SiteSpider(scrapy.Spider):
                     navigator.sampled_elsewhere(doc.url, doc.tree)
                 for url in replayed[i]:
                     navigator.decide(url, source=doc.url)
-                navigator.fetched(doc.url, new)
+                navigator.fetched(doc.url, new, listed=navigator.lists_threads(replayed[i]))
                 if new:
                     # The sample's listings go on as sequences too: their page flips waited
                     # for the rules, which may close the flips' pattern (see follow_links).

@@ -240,7 +240,9 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         if navigator is not None and key is not None and key.canonical:
             navigator.note_elsewhere([(str(key.thread), int(key.page or 1))])
 
-    def pattern_outcome(self, navigator: SiteNavigator, site: str, url: str, leads: list[str]) -> None:
+    def pattern_outcome(
+        self, navigator: SiteNavigator, site: str, url: str, leads: list[str], *, listed: bool = True
+    ) -> None:
         """Told to the pattern's budget in Redis, in a thread (see :mod:`forumcrawl.redis.budgets`):
         it frees the download's place and may close the pattern for every worker. Only the
         leads no fetch anywhere in the cluster led to before count: a worker that starts with
@@ -249,7 +251,7 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         name = navigator.outcome_pattern(url, len(leads))
         if name is None:
             return
-        told = deferToThread(self.budgets.outcome, site, name, url, leads)
+        told = deferToThread(self.budgets.outcome, site, name, url, leads, listed)
         told.addCallbacks(self._outcome_told, self._budget_failed, callbackArgs=(navigator, site, name))
 
     def _outcome_told(

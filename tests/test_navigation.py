@@ -288,6 +288,26 @@ def test_dry_runs_close_by_the_pattern_record() -> None:
     assert closed[:2] == [None, None] and "/board/#" in closed
 
 
+def test_pages_listing_no_thread_page_leave_a_yielding_pattern_open() -> None:
+    # Machina: categories share the boards' URL shape and link only their boards' last posts.
+    nav = _navigator(probe=3, window=20)
+    assert nav.lists_threads(["http://f/topic/7/", "http://f/board/2/"])
+    assert not nav.lists_threads(["http://f/topic/7/?p=31", "http://f/board/2/"])
+    nav.fetched("http://f/board/1/", 4)
+    nav.fetched("http://f/board/2/", 4)
+    for n in (3, 4):
+        assert nav.fetched(f"http://f/board/{n}/", 0, listed=False) is None
+    assert nav.budgets()["/board/#"].fetches == 2, "left out of the record"
+    # A board whose threads were all met is a dry fetch; blank pages count while they are as
+    # many as the pattern's other fetches, so that they at most double its cost.
+    assert nav.fetched("http://f/board/5/", 0) is None
+    closed = [nav.fetched(f"http://f/board/{n}/", 0, listed=False) for n in (6, 7, 8, 9)]
+    assert closed == [None, None, None, "/board/#"]
+    assert nav.budgets()["/board/#"].blank == 4
+    # A pattern that has led nowhere counts every page (a member without posts is a profile).
+    assert [nav.fetched(f"http://f/user/{n}/", 0, listed=False) for n in (1, 2, 3)] == [None, None, "/user/#"]
+
+
 def _page(body: str, head: str = "") -> object:
     import lxml.html
 

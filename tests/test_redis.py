@@ -258,6 +258,12 @@ def test_a_lead_counts_once_in_the_cluster(redis_server):
     assert second.outcome(site, boards, "b3", ["t4\t1"])[1].yielded == 3
     assert first.outcome(site, tags, "g1", ["t4\t1"])[1].yielded == 0
     assert KEYS.leads("*") in KEYS.patterns(), "a reset forgets it"
+    # A page that listed no thread page (a category among boards) is left out of the record of
+    # a pattern that led somewhere, while such pages are fewer than its other fetches.
+    before = first.outcome(site, boards, "b4", [])[1]
+    after = second.outcome(site, boards, "c1", [], listed=False)[1]
+    assert after.fetches == before.fetches
+    assert first.outcome(site, tags, "g2", [], listed=False)[1].fetches == 2, "tags led nowhere"
 
 
 def test_workers_tell_each_other_their_thread_pages_and_samples(redis_server):

@@ -69,21 +69,31 @@ if verdict == 1 then redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6]), ARGV[5
 return {verdict, f, h, y, l, c}
 """
 
-# KEYS: budget HASH, under-way ZSET, leads HASH. ARGV: pattern, probe, window, chance, URL, then
-# the ids of the thread pages the fetch led to that its worker had not met. Each counts unless a
-# fetch of this pattern, or of one that has led to new thread pages, led to it before; it is the
-# pattern's from now on. Returns {closed now (1/0), f, h, y, l, c}.
+# KEYS: budget HASH, under-way ZSET, leads HASH. ARGV: pattern, probe, window, chance, URL,
+# whether the page listed thread pages (1/0), then the ids of the thread pages the fetch led to
+# that its worker had not met. Each counts unless a fetch of this pattern, or of one that has led
+# to new thread pages, led to it before; it is the pattern's from now on. A page that listed no
+# thread page and led to none is left out of a pattern that has led somewhere while such pages
+# are fewer than its other fetches (field b; SiteNavigator.fetched). Returns {closed now (1/0),
+# f, h, y, l, c}.
 _OUTCOME = _RECORD + """
 redis.call('ZREM', KEYS[2], ARGV[5])
-f = f + 1
 local new = 0
-for i = 6, #ARGV do
+for i = 7, #ARGV do
   local by = redis.call('HGET', KEYS[3], ARGV[i])
   if not by or by ~= p and by ~= '' and tonumber(redis.call('HGET', KEYS[1], by .. '|h') or 0) == 0 then
     new = new + 1
     redis.call('HSET', KEYS[3], ARGV[i], p)
   end
 end
+if new == 0 and ARGV[6] == '0' and h > 0 then
+  local b = tonumber(redis.call('HGET', KEYS[1], p .. '|b') or 0)
+  if b < f then
+    redis.call('HSET', KEYS[1], p .. '|b', b + 1)
+    return {0, f, h, y, l, c}
+  end
+end
+f = f + 1
 if new > 0 then
   h = h + 1
   y = y + new
@@ -104,12 +114,12 @@ for i = 1, #ARGV, 2 do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end
 return 0
 """
 
-# KEYS: budget HASH. ARGV: pattern, f, h, y, l, c. Sets the record unless the pattern has one.
+# KEYS: budget HASH. ARGV: pattern, f, h, y, l, c, b. Sets the record unless the pattern has one.
 _SEED = """
 local p = ARGV[1]
 if redis.call('HEXISTS', KEYS[1], p .. '|f') == 1 then return 0 end
 redis.call('HSET', KEYS[1], p .. '|f', ARGV[2], p .. '|h', ARGV[3], p .. '|y', ARGV[4],
-           p .. '|l', ARGV[5], p .. '|c', ARGV[6])
+           p .. '|l', ARGV[5], p .. '|c', ARGV[6], p .. '|b', ARGV[7])
 return 1
 """
 
@@ -153,14 +163,17 @@ class ClusterBudgets:
         reply = self._reserve(keys=self._keys(site, pattern), args=[pattern, *self.limits, url, self.stale])
         return _VERDICTS[int(reply[0])], _budget(reply[1:])
 
-    def outcome(self, site: str, pattern: str, url: str, leads: Sequence[str]) -> tuple[bool, PatternBudget]:
+    def outcome(
+        self, site: str, pattern: str, url: str, leads: Sequence[str], listed: bool = True
+    ) -> tuple[bool, PatternBudget]:
         """Record that ``url`` of ``pattern`` led to the thread pages ``leads`` (ids, see
-        :func:`~forumcrawl.navigation.lead_id`) that its worker had not met, freeing its place;
-        whether this closed the pattern, and its record. A lead another fetch in the cluster
-        led to before is no lead, unless that fetch's pattern has led to none so far (a board
-        listing threads a member's profile queued first keeps its worth, as on one worker)."""
+        :func:`~forumcrawl.navigation.lead_id`) that its worker had not met, from a page that
+        ``listed`` thread pages or not, freeing its place; whether this closed the pattern, and
+        its record. A lead another fetch in the cluster led to before is no lead, unless that
+        fetch's pattern has led to none so far (a board listing threads a member's profile
+        queued first keeps its worth, as on one worker)."""
         keys = [*self._keys(site, pattern), self.keys.leads(site)]
-        reply = self._outcome(keys=keys, args=[pattern, *self.limits, url, *leads])
+        reply = self._outcome(keys=keys, args=[pattern, *self.limits, url, int(listed), *leads])
         return bool(int(reply[0])), _budget(reply[1:])
 
     def release(self, site: str, pattern: str, url: str) -> None:
@@ -180,7 +193,7 @@ class ClusterBudgets:
         for name, b in budgets.items():
             self._seed(
                 keys=[self.keys.budget(site)],
-                args=[name, b.fetches, b.hits, b.yielded, b.last_yield, int(b.closed)],
+                args=[name, b.fetches, b.hits, b.yielded, b.last_yield, int(b.closed), b.blank],
                 client=pipe,
             )
         replies = pipe.execute() if budgets or leads else []

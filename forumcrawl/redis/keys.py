@@ -209,7 +209,7 @@ class ClusterKeys:
 
     def budget(self, site: str) -> str:
         """HASH of what ``site``'s URL patterns led to across the workers, fields
-        ``<pattern>|<f, h, y, l or c>`` (``*``: a SCAN pattern; see :mod:`forumcrawl.redis.budgets`)."""
+        ``<pattern>|<f, h, y, l, c or b>`` (``*``: a SCAN pattern; see :mod:`forumcrawl.redis.budgets`)."""
         return self._key(f"budget:{site}")
 
     def leads(self, site: str) -> str:
