@@ -111,6 +111,16 @@ class _NavigationPart:
             raise NotConfigured("FORUMCRAWL_NAVIGATION_ENABLED is false")
         return cls(crawler)
 
+    @staticmethod
+    def _tracked(request: Request) -> bool:
+        return "forumcrawl_link" in request.meta or "forumcrawl_nav" in request.meta
+
+    def _dry(self, request: Request) -> None:
+        """Count a download that led to no parsed page against the pattern of the URL asked."""
+        led_nowhere = getattr(self.crawler.spider, "led_nowhere", None)
+        if led_nowhere is not None:
+            led_nowhere(request)
+
 
 class NavigationMiddleware(_NavigationPart):
     """Downloader middleware: drops a queued request whose download would be wasted.
@@ -149,10 +159,6 @@ class NavigationMiddleware(_NavigationPart):
             crawler.signals.connect(middleware.redirect_queued, signal=signals.request_scheduled)
         return middleware
 
-    @staticmethod
-    def _tracked(request: Request) -> bool:
-        return "forumcrawl_link" in request.meta or "forumcrawl_nav" in request.meta
-
     def _navigator(self, url: str) -> Any:
         """The spider's navigator of ``url``'s site, or None."""
         spider: Any = self.crawler.spider
@@ -160,12 +166,6 @@ class NavigationMiddleware(_NavigationPart):
         if learner is None or not hasattr(spider, "navigator"):
             return None
         return spider.navigator(learner.model(site_of(url)))
-
-    def _dry(self, request: Request) -> None:
-        """Count a download that led to no parsed page against the pattern of the URL asked."""
-        led_nowhere = getattr(self.crawler.spider, "led_nowhere", None)
-        if led_nowhere is not None:
-            led_nowhere(request)
 
     def _release(self, navigator: SiteNavigator, url: str) -> None:
         """In a cluster, free the place a dropped download held in its pattern's shared budget."""
@@ -314,13 +314,11 @@ class LoginWallMiddleware(_NavigationPart):
 
     def process_response(self, request: Request, response: Response) -> Response:
         location = response.headers.get("Location")
-        if not (300 <= response.status < 400 and location and NavigationMiddleware._tracked(request)):
+        if not (300 <= response.status < 400 and location and self._tracked(request)):
             return response
         if not returns_to(location.decode("latin-1"), request.url):
             return response
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value("forumcrawl/nav/skipped/login")
-        led_nowhere = getattr(self.crawler.spider, "led_nowhere", None)
-        if led_nowhere is not None:
-            led_nowhere(request)
+        self._dry(request)
         raise IgnoreRequest(f"login wall: {request.url}")

@@ -34,7 +34,7 @@ import itertools
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urljoin
@@ -75,6 +75,11 @@ class Decision:
     role: str
     key: ThreadKey | None = None
     new: bool = False
+
+    @property
+    def thread_page(self) -> bool:
+        """Whether the link names a thread page itself (not a post in one, nor another page)."""
+        return self.key.canonical if self.key is not None else self.role == "thread"
 
 
 def lead_id(key: ThreadKey | None, url: str = "") -> str:
@@ -530,16 +535,16 @@ class SiteNavigator:
         board page flips. Called locked."""
         return not new_threads and not topic and self._alias_followed(url)
 
-    def lists_threads(self, links: Iterable[str]) -> bool:
-        """Whether a page with these links lists thread pages (a link to a thread page itself,
-        not only to a post in one)."""
-        return any(self._thread_page(url, self.is_topic(url)) for url in links)
+    def is_thread_page(self, url: str) -> bool:
+        """Whether ``url`` names a thread page itself (not a post in one, nor another page)."""
+        return self._thread_page(url, self.is_topic(url))
 
     def fetched(self, url: str, new_threads: int, *, listed: bool = True) -> str | None:
         """Record that the page at ``url`` led to ``new_threads`` new thread pages; returns the
         pattern's key when this closes it.
 
-        ``listed``: whether the page lists thread pages (see :meth:`lists_threads`). In a
+        ``listed``: whether the page links a thread page itself (see :attr:`Decision.
+        thread_page`), not only posts in one. In a
         pattern that has led to new thread pages, a page listing none is another kind of page
         under the same URL shape, and its fetch says nothing of how far the pattern's listings
         still lead: it is left out of the record, as long as such pages are fewer than the

@@ -286,8 +286,10 @@ class SiteSpider(scrapy.Spider):
         recrawl = self.recrawl if navigator is not None else None
         if recrawl is not None:
             recrawl.observe(doc, navigator)
-        # Ids of the new thread pages the page's links lead to (see lead_id).
+        # Ids of the new thread pages the page's links lead to (see lead_id), and whether any
+        # link names a thread page at all (see SiteNavigator.fetched).
         leads: list[str] = []
+        listed = False
         # A listing's page flips wait for the page's yield: its sequence goes on past a closed
         # pattern when the page led to new thread pages (see SiteNavigator.chain).
         flips: list[tuple[str, dict[str, Any], Decision]] = []
@@ -318,6 +320,7 @@ class SiteSpider(scrapy.Spider):
                     follow, first = recrawl.follows(doc.site, url, navigator, doc.url)
                     if not follow:
                         self._inc("incremental/skipped")
+                        listed = listed or navigator.is_thread_page(url)
                         if first:
                             leads.append(lead_id(navigator.key(url), url))
                         continue
@@ -328,6 +331,7 @@ class SiteSpider(scrapy.Spider):
                 number = page_flip_number(records[url].text) if url in records else None
                 decision = navigator.decide(url, number, source=requested or doc.url)
                 own = shown is not None and decision.key is not None and decision.key.thread == shown
+                listed = listed or decision.thread_page
                 if decision.new and not own:
                     leads.append(lead_id(decision.key, url))
                 if navigator.chains(doc.url, url, number):
@@ -348,7 +352,6 @@ class SiteSpider(scrapy.Spider):
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
             yield from self.flip_requests(navigator, flips, bool(leads))
-            listed = navigator.lists_threads(links)
             self.pattern_outcome(navigator, doc.site, requested or doc.url, leads, listed=listed)
             closed = navigator.fetched(requested or doc.url, len(leads), listed=listed)
             if closed is not None:
@@ -537,9 +540,8 @@ class SiteSpider(scrapy.Spider):
                         self.recrawl.observe(doc, navigator)
                 else:
                     navigator.sampled_elsewhere(doc.url, doc.tree)
-                for url in replayed[i]:
-                    navigator.decide(url, source=doc.url)
-                navigator.fetched(doc.url, new, listed=navigator.lists_threads(replayed[i]))
+                decisions = [navigator.decide(url, source=doc.url) for url in replayed[i]]
+                navigator.fetched(doc.url, new, listed=any(d.thread_page for d in decisions))
                 if new:
                     # The sample's listings go on as sequences too: their page flips waited
                     # for the rules, which may close the flips' pattern (see follow_links).

@@ -244,10 +244,9 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self, navigator: SiteNavigator, site: str, url: str, leads: list[str], *, listed: bool = True
     ) -> None:
         """Told to the pattern's budget in Redis, in a thread (see :mod:`forumcrawl.redis.budgets`):
-        it frees the download's place and may close the pattern for every worker. Only the
-        leads no fetch anywhere in the cluster led to before count: a worker that starts with
-        the rules another learned knows none of the threads queued so far, and took the first
-        member profiles it fetched for leads (the pseudo-static forum: 19 profiles in a row)."""
+        it frees the download's place and may close the pattern for every worker. The leads
+        are judged on the cluster's record: a worker that starts with the rules another learned
+        knows none of the threads queued so far."""
         name = navigator.outcome_pattern(url, len(leads))
         if name is None:
             return

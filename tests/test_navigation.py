@@ -291,8 +291,11 @@ def test_dry_runs_close_by_the_pattern_record() -> None:
 def test_pages_listing_no_thread_page_leave_a_yielding_pattern_open() -> None:
     # Machina: categories share the boards' URL shape and link only their boards' last posts.
     nav = _navigator(probe=3, window=20)
-    assert nav.lists_threads(["http://f/topic/7/", "http://f/board/2/"])
-    assert not nav.lists_threads(["http://f/topic/7/?p=31", "http://f/board/2/"])
+    assert nav.decide("http://f/topic/7/").thread_page
+    assert nav.decide("http://f/topic/7/").thread_page, "a duplicate names a thread page too"
+    assert not nav.decide("http://f/topic/8/?p=31").thread_page, "a post in a thread"
+    assert not nav.decide("http://f/board/2/").thread_page
+    assert nav.is_thread_page("http://f/topic/7/") and not nav.is_thread_page("http://f/board/2/")
     nav.fetched("http://f/board/1/", 4)
     nav.fetched("http://f/board/2/", 4)
     for n in (3, 4):

@@ -6,8 +6,9 @@ without end (the site answers any ``next``; only a crawler can stop); pagers spe
 ``?page=1``; boards have ``?sort=latest`` and ``?sort=top`` views; users have paginated post
 lists (``/user/<name>/posts?page=2``) of excerpts with times; slugs and user names are
 percent-encoded Chinese. A thread's "收藏" (favourite) link, an action for members, redirects
-a visitor to the login page with ``?next=`` the action's path, as askbot's close links do. Post times are empty ``<span class="timeago" title="<ISO>">`` that a
-browser's script would fill, and authors only an avatar's ``alt`` and a ``data-author``.
+a visitor to the login page with ``?next=`` the action's path, as askbot's close links do.
+Post times are empty ``<span class="timeago" title="<ISO>">`` that a browser's script would
+fill, and authors only an avatar's ``alt`` and a ``data-author``.
 """
 
 from __future__ import annotations

@@ -18,9 +18,10 @@ record with what the replayed sample led to.
 
 What counts as a lead is the cluster's too: one HASH per site holds each thread page some
 fetch led to, and the pattern credited with it. A worker that starts with rules another worker
-learned knows none of the thread pages queued so far; judged by its own memory, the member
-profiles it fetched first each led to "new" threads the boards had queued (19 profiles in a
-row on the pseudo-static forum), which kept their pattern open.
+learned knows none of the thread pages queued so far, so by its own memory every thread a
+member profile links would be new. (Measured alone this changed no crawl figure visibly: the
+pseudo-static forum's burst of profiles was links fetched before their worker had the rules,
+see NavigationMiddleware; it makes the count right by construction.)
 One round trip per download of a page other than a thread page, in a thread.
 """
 
