@@ -44,13 +44,16 @@ from forumcrawl.extractors.usc import is_session_param
 
 __all__ = [
     "NAV_VERSION",
+    "ORDER_KEYS",
     "RETURN_KEYS",
     "VIEW_KEYS",
+    "ListingOrders",
     "ThreadIdentity",
     "ThreadKey",
     "canonical_url",
     "first_page_alias",
     "is_noise_param",
+    "listing_order",
     "page_flip_number",
     "returns_to",
     "page_flips",
@@ -73,6 +76,13 @@ VIEW_KEYS = frozenset(
     "sort sortby sort_by sortorder sort_order order orderby order_by direction dir asc desc "
     "filter filters prefix_id daysprune last_days days timeframe".split()
 )
+#: Names of view parameters that only order a listing: each value lists the same pages. In a
+#: path segment (askbot's ``/questions/scope:all/sort:votes-desc/page:2/``) they cannot be left
+#: out of the URL as a query parameter can; one value is followed instead (:class:`ListingOrders`).
+ORDER_KEYS = frozenset(
+    "sort sortby sort_by sortorder sort_order order orderby order_by direction dir".split()
+)
+_ORDER_SEGMENT = re.compile(r"^([A-Za-z_]{1,24})[:=](.+)$")
 _URL_VALUE = re.compile(r"^(?:/|https?://|//)", re.IGNORECASE)
 _PATH_SESSION = re.compile(r";jsessionid=[^/?#]*", re.IGNORECASE)
 _BLOCK_SPLIT = re.compile(r"[-_.,;~+!]")
@@ -336,6 +346,86 @@ def pattern_key(url: str) -> str:
         for k, v in parse_qsl(parts.query, keep_blank_values=True)
     )
     return "/" + "/".join(path) + ("?" + "&".join(query) if query else "")
+
+
+def listing_order(url: str) -> tuple[str, str] | None:
+    """A URL's listing family and its order: the path with the values of its order segments
+    masked and its numbers as ``#``, and those values; None when no segment orders it."""
+    parts = urlsplit(url)
+    segments = parts.path.split("/")
+    values = []
+    for i, segment in enumerate(segments):
+        match = _ORDER_SEGMENT.match(unquote(segment))
+        if match and match.group(1).lower() in ORDER_KEYS:
+            segments[i] = f"{match.group(1).lower()}:*"
+            values.append(match.group(2))
+    if not values:
+        return None
+    family = re.sub(r"\d+", "#", "/".join(segments))
+    return family + ("?" + "&".join(sorted(_query_names(url))) if parts.query else ""), "/".join(values)
+
+
+class ListingOrders(BaseEstimator):
+    """Which order of each sorted listing a crawl follows.
+
+    A listing offered in several orders whose order is a path segment (``sort:activity-desc``)
+    is the same pages in each: following every order fetches the listing once per order (eight
+    times on askbot). Every listing page links each order it offers, so one order per listing
+    family (the path with order values masked and numbers as ``#``) reaches all its pages.
+
+    :meth:`fit` keeps, per family shown in two orders or more, the order in which a listing's
+    plain URL (``/questions/``, no order in its path) goes on to its page 2, else the least of
+    the order values the sample's URLs show: the site's own default, or a choice that does not
+    depend on which pages were sampled nor in what order, so every worker of a cluster, and
+    every crawl, follows the same order. The family that continues a plain listing is the
+    site's listing of everything: its pages in that order are walked to the end (see
+    :meth:`verdict`), as its other orders are no longer there to reach what a closed pattern
+    would leave. Families shown in one order, or not at all, are left to the crawl's budgets.
+    """
+
+    def fit(self, urls: Iterable[str], continued: Iterable[str] = ()) -> ListingOrders:
+        """Learn the order followed per family from a site's sample of URLs, and ``continued``:
+        the page-flip targets of the sampled pages whose own URL orders nothing."""
+        seen: dict[str, set[str]] = defaultdict(set)
+        for url in urls:
+            found = listing_order(url)
+            if found is not None:
+                seen[found[0]].add(found[1])
+        defaults: dict[str, set[str]] = defaultdict(set)
+        for url in continued:
+            found = listing_order(url)
+            if found is not None:
+                seen[found[0]].add(found[1])
+                defaults[found[0]].add(found[1])
+        self.orders_ = {
+            family: min(defaults.get(family) or values) for family, values in seen.items() if len(values) >= 2
+        }
+        self.walked_ = sorted(family for family in defaults if family in self.orders_)
+        return self
+
+    def verdict(self, url: str) -> bool | None:
+        """Whether ``url`` is a page of a walked family's listing in its followed order (True),
+        lists in an order not followed (False), or neither (None)."""
+        if not hasattr(self, "orders_"):
+            raise NotFittedError("ListingOrders is not fitted")
+        found = listing_order(url)
+        if found is None or found[0] not in self.orders_:
+            return None
+        if self.orders_[found[0]] != found[1]:
+            return False
+        return True if found[0] in self.walked_ else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the site model's ``orders`` rule)."""
+        return {"orders": dict(sorted(self.orders_.items())), "walked": self.walked_}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ListingOrders:
+        """Rebuild from :meth:`to_dict`'s output."""
+        orders = cls()
+        orders.orders_ = {str(k): str(v) for k, v in dict(data["orders"]).items()}
+        orders.walked_ = [str(family) for family in data.get("walked", [])]
+        return orders
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import Protocol
 from forumcrawl.document import Document, site_of
 from forumcrawl.extractors.fields import title_affixes
 from forumcrawl.extractors.ksf import KeywordScoringExtractor, with_site_pages
-from forumcrawl.extractors.navigation import ThreadIdentity, page_flips
+from forumcrawl.extractors.navigation import ListingOrders, ThreadIdentity, listing_order, page_flips
 from forumcrawl.extractors.text import preload_segmenter
 from forumcrawl.extractors.topic import learn_topic_rule
 from forumcrawl.extractors.url_rules import UrlResolver
@@ -301,6 +301,7 @@ class SiteLearner:
             logger.info("topic pages of %s: %s (%s)", site, found.resolver, found.reason)
         if "usc" in model.rules:
             model = self._learn_identity(model, list(sample.urls), flips)
+            model = self._learn_orders(model, list(sample.urls), list(pages.values()))
         topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]
         model = self._learn_extraction(model, topic_docs)
         model = self._learn_templates(model, list(pages.values()))
@@ -323,6 +324,22 @@ class SiteLearner:
         logger.info("thread pages of %s: thread %s, page %s (%d page-flip links)", model.site,
                     identity.id_position_, identity.page_position_, len(flips))
         return model.with_rule("nav", identity.to_dict(), urls=len(topic), flips=len(flips))
+
+    def _learn_orders(self, model: SiteModel, urls: list[str], pages: list[Document]) -> SiteModel:
+        """``model`` with the order followed of each listing the sample shows sorted in its path
+        (``orders`` rule, see :class:`ListingOrders`), from its URLs and the page flips of its
+        pages whose URL orders nothing; unchanged when no listing is."""
+        continued = [
+            url
+            for doc in pages
+            if listing_order(doc.url) is None
+            for url, _ in page_flips(doc.tree, doc.url)
+        ]
+        orders = ListingOrders().fit(urls, continued)
+        if not orders.orders_:
+            return model
+        logger.info("listing orders of %s followed: %s (walked: %s)", model.site, orders.orders_, orders.walked_)
+        return model.with_rule("orders", orders.to_dict(), families=len(orders.orders_))
 
     def _learn_extraction(self, model: SiteModel, topic_docs: list[Document]) -> SiteModel:
         """``model`` with a KSF rule fitted on up to ``page_sample`` of ``topic_docs``: of their

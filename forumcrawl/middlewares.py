@@ -201,7 +201,7 @@ class NavigationMiddleware(_NavigationPart):
                 await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
                 decision = navigator.admits(request.url, hold=hold, chained=chained)
             if decision.follow and hold and decision.role in ("index", "variant"):
-                decision = await self._cluster_admits(site, navigator, request.url, decision)
+                decision = await self._cluster_admits(site, navigator, request.url, decision, chained)
             if decision.role != "wait":
                 break
             navigator.forget(request.url)
@@ -239,12 +239,13 @@ class NavigationMiddleware(_NavigationPart):
         return spider.navigator(learner.model(site))
 
     async def _cluster_admits(
-        self, site: str, navigator: SiteNavigator, url: str, decision: Decision
+        self, site: str, navigator: SiteNavigator, url: str, decision: Decision, chained: bool
     ) -> Decision:
         """``decision`` (a download its navigator admits under its pattern's budget), or, in a
         cluster, what the pattern's shared budget says: ``wait`` for the outcomes under way on
-        any worker, or not at all once the pattern closed (see :mod:`forumcrawl.redis.budgets`).
-        With Redis out of reach the navigator's word stands."""
+        any worker, or, once the pattern closed, what the navigator says of it closed (a
+        listing's sequence goes on through it, see :meth:`SiteNavigator.admits`; see also
+        :mod:`forumcrawl.redis.budgets`). With Redis out of reach the navigator's word stands."""
         budgets = getattr(self.crawler.spider, "budgets", None)
         if budgets is None:
             return decision
@@ -257,7 +258,9 @@ class NavigationMiddleware(_NavigationPart):
         navigator.mirror(name, record)
         if verdict == "follow":
             return decision
-        return Decision(False, "wait" if verdict == "wait" else "other", decision.key)
+        if verdict == "wait":
+            return Decision(False, "wait", decision.key)
+        return navigator.admits(url, chained=chained)
 
     def process_response(self, request: Request, response: Response) -> Response:
         if response.status >= 400 and self._tracked(request):

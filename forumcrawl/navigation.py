@@ -42,6 +42,7 @@ from urllib.parse import urljoin
 from w3lib.url import safe_url_string
 
 from forumcrawl.extractors.navigation import (
+    ListingOrders,
     ThreadIdentity,
     ThreadKey,
     first_page_alias,
@@ -66,7 +67,8 @@ STALE = 30.0
 class Decision:
     """Whether to follow a link, and its role (``thread``, ``variant``, ``index``; ``chained``
     for a listing page followed past its closed pattern, see :meth:`SiteNavigator.chain`) or, when
-    skipped, why (``duplicate``, ``variant``, ``other``; ``wait`` from :meth:`SiteNavigator.
+    skipped, why (``duplicate``, ``variant``, ``other``; ``order`` for a listing in an order
+    not followed, see :class:`~forumcrawl.extractors.navigation.ListingOrders`; ``wait`` from :meth:`SiteNavigator.
     admits`: ask again once downloads under way are in); ``new`` when it leads to a thread page
     or a thread the crawl had not scheduled, or to a thread page scheduled but not fetched yet
     (what a page's yield counts)."""
@@ -124,6 +126,7 @@ class SiteNavigator:
     is_topic : the site's topic-URL rule.
     identity : the site's thread identity; None when it could not be learned (every thread URL
         is then its own page).
+    orders : which order of each sorted listing is followed; None: every order.
     probe, window : see the module docstring.
     """
 
@@ -132,11 +135,13 @@ class SiteNavigator:
         is_topic: Callable[[str], bool],
         identity: ThreadIdentity | None,
         *,
+        orders: ListingOrders | None = None,
         probe: int = PROBE,
         window: int = WINDOW,
     ) -> None:
         self.is_topic = is_topic
         self.identity = identity
+        self.orders = orders
         self.probe = probe
         self.window = window
         self.patterns: dict[str, PatternBudget] = {}
@@ -234,10 +239,13 @@ class SiteNavigator:
                 return Decision(True, "thread", new=True)
             if not topic and self._first_page_again(url, number):
                 return Decision(False, "duplicate", key)
+            walk = self._walked(url, topic)
+            if walk is False:
+                return Decision(False, "order", key)
             budget = self.patterns.setdefault(self._pattern(url, topic), PatternBudget())
             role = "variant" if topic else "index"
             if budget.closed:
-                if topic or safe_url_string(url) not in self._chained:
+                if not walk and (topic or safe_url_string(url) not in self._chained):
                     return Decision(False, role if topic else "other", key)
                 role = "chained"
             if not topic:
@@ -427,7 +435,7 @@ class SiteNavigator:
             budget = self.patterns.setdefault(name, PatternBudget())
             role = "variant" if topic else "index"
             if budget.closed:
-                if not topic and (chained or safe_url_string(url) in self._chained):
+                if not topic and (chained or self._walked(url, topic) or safe_url_string(url) in self._chained):
                     return Decision(True, "chained", key)
                 return Decision(False, "variant" if topic else "other", key)
             now = time.monotonic()
@@ -440,6 +448,14 @@ class SiteNavigator:
                     return Decision(False, "wait", key)
                 under_way[url] = now
             return Decision(True, role, key)
+
+    def _walked(self, url: str, topic: bool) -> bool | None:
+        """Whether ``url`` is a listing in the order its family is followed in, walked to its
+        end whatever its pattern's budget (True), in another order (False), or neither (None):
+        see :class:`~forumcrawl.extractors.navigation.ListingOrders`."""
+        if topic or self.orders is None:
+            return None
+        return self.orders.verdict(url)
 
     def chains(self, source: str, url: str, number: int | None) -> bool:
         """Whether the link to ``url`` on the page at ``source``, whose anchor names page

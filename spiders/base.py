@@ -22,7 +22,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import scrapy
@@ -40,6 +40,7 @@ from forumcrawl.document import Document, DocumentError, site_of
 from forumcrawl.extractors.fields import page_links
 from forumcrawl.extractors.links import LinkRecord, link_records
 from forumcrawl.extractors.navigation import (
+    ListingOrders,
     ThreadIdentity,
     canonical_url,
     page_flip_number,
@@ -57,6 +58,13 @@ from forumcrawl.threads import last_page
 __all__ = ["SiteSpider", "parse_start_urls"]
 
 _IGNORED_SUFFIXES = tuple(f".{ext}" for ext in IGNORED_EXTENSIONS)
+#: Suffixes of feeds and sitemaps: XML documents, read as no page (see :meth:`SiteSpider.document`), so a
+#: link to one costs a fetch and leads nowhere (the modern family's boards each link an RSS feed).
+_FEED_SUFFIXES = (".xml", ".rss", ".atom", ".rdf")
+#: A site model's navigation rules, rebuilt from their JSON.
+_Rule = TypeVar("_Rule", ThreadIdentity, ListingOrders)
+#: A listing page's page flips waiting for its yield: URL, request meta, the navigator's decision.
+Flips = list[tuple[str, dict[str, Any], Decision]]
 #: An anchor text that is a file name of a kind Scrapy does not follow: the link is a download.
 _FILE_NAME = re.compile(r"[^\s/]+\.(?:" + "|".join(map(re.escape, IGNORED_EXTENSIONS)) + ")")
 #: An XML body whose root element is ``html`` (XHTML served as XML): a web page after all.
@@ -121,6 +129,8 @@ class SiteSpider(scrapy.Spider):
         self.sample_per_pattern = SAMPLE_PER_PATTERN
         self._sampled: dict[str, Counter[str]] = defaultdict(Counter)
         self._deferred: dict[str, list[scrapy.Request]] = defaultdict(list)
+        # Per site being sampled, the URLs whose download gave no page (see led_nowhere).
+        self._sampled_dry: dict[str, list[str]] = defaultdict(list)
         self.recrawl: Recrawl | None = None
 
     @classmethod
@@ -196,12 +206,8 @@ class SiteSpider(scrapy.Spider):
         known = self._navigators.get(model.site)
         if known is not None and known[0] is model:
             return known[1]
-        identity = None
-        if "nav" in model.rules:
-            try:
-                identity = ThreadIdentity.from_dict(model.rules["nav"])
-            except (KeyError, TypeError, ValueError) as exc:
-                self.logger.warning("ignoring the thread identity of %s: %s", model.site, exc)
+        identity = self._site_rule(model, "nav", ThreadIdentity, "thread identity")
+        orders = self._site_rule(model, "orders", ListingOrders, "listing orders")
         learner = self.learner
 
         def is_topic(url: str) -> bool:
@@ -210,8 +216,9 @@ class SiteSpider(scrapy.Spider):
         if known is not None:
             navigator = known[1]
             self._regained[model.site] += navigator.rebind(is_topic, identity)
+            navigator.orders = orders
         else:
-            navigator = SiteNavigator(is_topic, identity)
+            navigator = SiteNavigator(is_topic, identity, orders=orders)
             if self.recrawl is not None:
                 self.recrawl.restore(model.site, navigator)
         self._navigators[model.site] = (model, navigator)
@@ -240,6 +247,17 @@ class SiteSpider(scrapy.Spider):
             lambda failure: self.logger.error("storing the rules of %s failed: %s", doc.site, failure.value)
         )
         return widened
+
+    def _site_rule(self, model: SiteModel, name: str, kind: type[_Rule], what: str) -> _Rule | None:
+        """The model's ``name`` rule rebuilt (``kind.from_dict``); None when it has none, or a
+        broken one (logged: the navigation goes on without it)."""
+        if name not in model.rules:
+            return None
+        try:
+            return kind.from_dict(model.rules[name])
+        except (KeyError, TypeError, ValueError) as exc:
+            self.logger.warning("ignoring the %s of %s: %s", what, model.site, exc)
+            return None
 
     def regained(self, site: str) -> list[scrapy.Request]:
         """Requests for the thread pages that the site's changed rules found unscheduled (see
@@ -292,11 +310,14 @@ class SiteSpider(scrapy.Spider):
         listed = False
         # A listing's page flips wait for the page's yield: its sequence goes on past a closed
         # pattern when the page led to new thread pages (see SiteNavigator.chain).
-        flips: list[tuple[str, dict[str, Any], Decision]] = []
+        flips: Flips = []
         shown = navigator.shown_thread(doc.url, doc.tree) if navigator is not None else None
         deferring = self.navigation and self.sample_per_pattern and self.learner and model is None
         for url in links:
             if site_of(url) not in self.sites or urlsplit(url).path.lower().endswith(_IGNORED_SUFFIXES):
+                continue
+            if urlsplit(url).path.lower().endswith(_FEED_SUFFIXES):
+                self._inc("nav/skipped/feed")
                 continue
             if url in records and _FILE_NAME.fullmatch(records[url].text.strip().lower()):
                 # A download named by its anchor (``IMG_2.png`` behind ``?mod=attachment&aid=``)
@@ -351,8 +372,7 @@ class SiteSpider(scrapy.Spider):
             request = scrapy.Request(url, callback=self.parse, priority=priority, meta=meta or None)
             yield self.sample_link(doc.site, request) if deferring else request
         if navigator is not None:
-            yield from self.flip_requests(navigator, flips, bool(leads))
-            self.pattern_outcome(navigator, doc.site, requested or doc.url, leads, listed=listed)
+            yield from self.page_outcome(navigator, doc.site, requested or doc.url, leads, listed, flips)
             closed = navigator.fetched(requested or doc.url, len(leads), listed=listed)
             if closed is not None:
                 self._inc("nav/closed_patterns")
@@ -361,8 +381,22 @@ class SiteSpider(scrapy.Spider):
                     "thread page", doc.site, closed,
                 )
 
+    def page_outcome(
+        self,
+        navigator: SiteNavigator,
+        site: str,
+        url: str,
+        leads: list[str],
+        listed: bool,
+        flips: Flips,
+    ) -> Iterator[scrapy.Request]:
+        """The requests for a fetched listing's page flips, and its pattern told what the fetch
+        led to (see :meth:`flip_requests`, :meth:`pattern_outcome`)."""
+        yield from self.flip_requests(navigator, flips, bool(leads))
+        self.pattern_outcome(navigator, site, url, leads, listed=listed)
+
     def flip_requests(
-        self, navigator: SiteNavigator, flips: list[tuple[str, dict[str, Any], Decision]], led: bool
+        self, navigator: SiteNavigator, flips: Flips, led: bool
     ) -> Iterator[scrapy.Request]:
         """Requests for a listing page's page flips (each with its link's meta and decision):
         when the page ``led`` to new thread pages, every flip its pattern's budget did not skip
@@ -396,13 +430,17 @@ class SiteSpider(scrapy.Spider):
         """A download that gave no page (a feed, an empty or unreadable body, an error status, a
         login wall) led to no thread page: the record of the pattern of the URL first asked says
         so, and the place it held among the pattern's downloads under way is free (held, it made
-        the pattern's other links wait for it to lapse)."""
+        the pattern's other links wait for it to lapse). While the site is sampled it is kept for
+        the sample's replay: three favourite links of the sample that sent it to log in, left
+        out of the record, cost three more after the rules (mock modern family)."""
         asked = (request.meta.get("redirect_urls") or [request.url])[0]
         model = self.learner.model(site_of(asked)) if self.learner else None
         navigator = self.navigator(model)
         if navigator is not None:
             self.pattern_outcome(navigator, site_of(asked), asked, [])
             navigator.fetched(asked, 0)
+        elif self.learner is not None and model is None:
+            self._sampled_dry[site_of(asked)].append(asked)
 
     def pattern_outcome(
         self, navigator: SiteNavigator, site: str, url: str, leads: list[str], *, listed: bool = True
@@ -510,6 +548,7 @@ class SiteSpider(scrapy.Spider):
         for method in model.rules:
             self._inc(f"learn/rule/{method}")
         held_pages = self.learner.take_held(site)
+        dry = self._sampled_dry.pop(site, [])
         navigator = self.navigator(model)
         if navigator is not None:
             for held in held_pages:
@@ -548,6 +587,8 @@ class SiteSpider(scrapy.Spider):
                     for target, number in page_flips(doc.tree, doc.url):
                         if navigator.chains(doc.url, target, number):
                             navigator.chain(target)
+            for url in dry:
+                navigator.fetched(url, 0)
             self.navigation_ready(site, navigator)
         for request in self.regained(site):
             yield request

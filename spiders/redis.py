@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -53,7 +53,7 @@ from forumcrawl.redis.pages import SHARE_SECONDS, Notes, Sampled, WorkerNotes, r
 from forumcrawl.redis.queue import Exchange, LeasedQueue, Push
 from forumcrawl.redis.scheduler import SAMPLE_META, WAIT_META, wake_engine
 from forumcrawl.navigation import PatternBudget, SiteNavigator
-from forumcrawl.spiders.base import SiteSpider, parse_start_urls
+from forumcrawl.spiders.base import Flips, SiteSpider, parse_start_urls
 from forumcrawl.spiders.forum import ForumSpider
 from forumcrawl.spiders.news import NewsSpider
 
@@ -98,6 +98,8 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         self._stalled_since: float | None = None
         self._counting: Deferred[Any] | None = None
         self._moving: Deferred[Any] | None = None
+        # Listings whose page flips wait for the cluster's word on their leads (see page_outcome).
+        self._flips_waiting = 0
         self._recheck = CallLaterOnce(lambda: wake_engine(self.crawler))
         self._share_loop: LoopingCall | None = None
         self._sharing: Deferred[Any] | None = None
@@ -240,6 +242,29 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         if navigator is not None and key is not None and key.canonical:
             navigator.note_elsewhere([(str(key.thread), int(key.page or 1))])
 
+    def page_outcome(
+        self,
+        navigator: SiteNavigator,
+        site: str,
+        url: str,
+        leads: list[str],
+        listed: bool,
+        flips: Flips,
+    ) -> Iterator[scrapy.Request]:
+        """Whether a listing led anywhere, which decides if its sequence goes on past a closed
+        pattern, is the cluster's word, not this worker's: a thread page new here may be queued
+        by another worker already. Chained on this worker's leads alone, each worker took every
+        sort order of one listing through to its end (qa family: 46-50 listing pages fetched by
+        two workers where one fetches 27). The flips that word decides wait for the outcome."""
+        held = [flip for flip in flips if flip[2].role in ("index", "other")] if leads else []
+        name = navigator.outcome_pattern(url, len(leads)) if held else None
+        if name is None:
+            yield from super().page_outcome(navigator, site, url, leads, listed, flips)
+            return
+        yield from self.flip_requests(navigator, [f for f in flips if f[2].role not in ("index", "other")], True)
+        self._flips_waiting += 1
+        self._tell_outcome(navigator, site, name, url, leads, listed, held)
+
     def pattern_outcome(
         self, navigator: SiteNavigator, site: str, url: str, leads: list[str], *, listed: bool = True
     ) -> None:
@@ -248,13 +273,34 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         are judged on the cluster's record: a worker that starts with the rules another learned
         knows none of the threads queued so far."""
         name = navigator.outcome_pattern(url, len(leads))
-        if name is None:
-            return
+        if name is not None:
+            self._tell_outcome(navigator, site, name, url, leads, listed, [])
+
+    def _tell_outcome(
+        self,
+        navigator: SiteNavigator,
+        site: str,
+        name: str,
+        url: str,
+        leads: list[str],
+        listed: bool,
+        held: Flips,
+    ) -> None:
         told = deferToThread(self.budgets.outcome, site, name, url, leads, listed)
-        told.addCallbacks(self._outcome_told, self._budget_failed, callbackArgs=(navigator, site, name))
+        told.addCallbacks(
+            self._outcome_told,
+            self._budget_failed,
+            callbackArgs=(navigator, site, name, held),
+            errbackArgs=(navigator, held),
+        )
 
     def _outcome_told(
-        self, result: tuple[bool, PatternBudget], navigator: SiteNavigator, site: str, name: str
+        self,
+        result: tuple[bool, PatternBudget, int],
+        navigator: SiteNavigator,
+        site: str,
+        name: str,
+        held: Flips,
     ) -> None:
         if navigator.mirror(name, result[1]):
             self._inc("nav/closed_patterns")
@@ -262,10 +308,29 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
                 "not following %s pages of the pattern %s any more: they lead to no new thread page",
                 site, name,
             )
+        if held:
+            self._schedule_flips(navigator, held, result[2] > 0)
 
-    def _budget_failed(self, failure: Failure) -> None:
-        # the place lapses in Redis; this worker's own record goes on meanwhile
+    def _budget_failed(
+        self,
+        failure: Failure,
+        navigator: SiteNavigator | None = None,
+        held: Flips | None = None,
+    ) -> None:
+        # the place lapses in Redis; this worker's own record goes on meanwhile, and its own
+        # leads decide the flips that waited for the cluster's
         self.logger.warning("could not tell a pattern's budget: %s", failure.value)
+        if navigator is not None and held:
+            self._schedule_flips(navigator, held, True)
+
+    def _schedule_flips(
+        self, navigator: SiteNavigator, held: Flips, led: bool
+    ) -> None:
+        self._flips_waiting -= 1
+        engine = self.crawler.engine
+        for request in self.flip_requests(navigator, held, led):
+            if engine is not None:
+                engine.crawl(request)
 
     def observe(self, doc: Document, links: list[str], fetched: datetime) -> None:
         """Also tell the other workers (see :mod:`forumcrawl.redis.pages`)."""
@@ -429,9 +494,10 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         """On spider_idle (scrapy-redis's hook): seeds pushed during the crawl are moved too.
 
         A move in flight keeps the spider open; once it is done, the scheduler's view of the
-        cluster (which counts waiting seeds) decides.
+        cluster (which counts waiting seeds) decides. Page flips waiting for the cluster's word
+        (see :meth:`page_outcome`) keep it open too.
         """
-        if self._moving is not None:
+        if self._moving is not None or self._flips_waiting:
             raise DontCloseSpider
         self._start_moving()
 

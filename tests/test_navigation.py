@@ -7,11 +7,13 @@ import pytest
 from sklearn.exceptions import NotFittedError
 
 from forumcrawl.extractors.navigation import (
+    ListingOrders,
     ThreadIdentity,
     ThreadKey,
     canonical_url,
     first_page_alias,
     is_noise_param,
+    listing_order,
     page_flip_number,
     pattern_key,
     returns_to,
@@ -274,6 +276,54 @@ def test_a_listing_that_led_to_new_threads_goes_on_past_its_closed_pattern() -> 
     # Marked on the request (another worker of a cluster chained it), or not at all.
     assert nav.admits(listing.format("activity-asc", 3), chained=True).follow
     assert nav.admits(listing.format("age-asc", 2)).role == "other"
+
+
+LISTING = "http://f/questions/scope:all/sort:{}/page:{}/"
+
+
+def test_an_order_in_a_path_segment_names_a_listing_family_and_its_order() -> None:
+    assert listing_order(LISTING.format("votes-desc", 3)) == ("/questions/scope:all/sort:*/page:#/", "votes-desc")
+    assert listing_order("http://f/t/sort-of-question/12") is None  # a slug, not name:value
+    assert listing_order("http://f/questions/scope:all/page:2/") is None  # a filter orders nothing
+    assert listing_order("http://f/list/order=hot/?tag=1")[0] == "/list/order:*/?tag"
+
+
+def test_one_order_per_listing_family_the_plain_listing_default_else_the_least() -> None:
+    sample = [LISTING.format(sort, 1) for sort in ("votes-desc", "age-asc", "activity-desc")]
+    sample += ["http://f/questions/", "http://f/tags/scope:all/sort:name/page:2/"]
+    alone = ListingOrders().fit(sample)
+    assert alone.orders_ == {"/questions/scope:all/sort:*/page:#/": "activity-desc"}
+    assert alone.verdict(LISTING.format("activity-desc", 7)) is None  # followed, budgets decide
+    assert alone.verdict(LISTING.format("age-asc", 2)) is False
+    assert alone.verdict("http://f/tags/scope:all/sort:name/page:3/") is None  # one order seen
+    # The plain listing's pager goes on in the site's default: that order is followed, and
+    # walked (the family lists everything; its other orders no longer reach what it misses).
+    plain = ListingOrders().fit(sample, continued=[LISTING.format("votes-desc", 2)])
+    assert plain.verdict(LISTING.format("votes-desc", 9)) is True
+    assert plain.verdict(LISTING.format("activity-desc", 2)) is False
+    # The choice does not depend on the sample's order, and survives the site model's JSON.
+    assert ListingOrders().fit(sample[::-1]).orders_ == alone.orders_
+    assert ListingOrders.from_dict(plain.to_dict()).verdict(LISTING.format("votes-desc", 9)) is True
+    with pytest.raises(NotFittedError):
+        ListingOrders().verdict(LISTING.format("votes-desc", 9))
+
+
+def test_a_walked_listing_goes_on_past_its_closed_pattern_its_other_orders_are_skipped() -> None:
+    orders = ListingOrders().fit(
+        [LISTING.format(sort, 1) for sort in ("age-desc", "votes-desc")], continued=[LISTING.format("age-desc", 2)]
+    )
+    nav = SiteNavigator(lambda url: "/topic/" in url, None, orders=orders, probe=3)
+    # A family the sample did not show sorted (a tag's) is left to its pattern's budget.
+    for n in range(3):
+        nav.fetched(f"http://f/questions/scope:all/sort:age-desc/tags:t{n}/page:1/", 0)
+    assert not nav.decide("http://f/questions/scope:all/sort:age-desc/tags:t9/page:2/").follow
+    for sort in ("age-desc", "votes-desc", "age-desc"):
+        nav.fetched(LISTING.format(sort, 1), 0)
+    assert nav.patterns["/questions/*/*/*"].closed
+    assert (nav.decide(LISTING.format("age-desc", 5)).follow, nav.decide(LISTING.format("age-desc", 5)).role) == (
+        True, "chained")
+    assert nav.admits(LISTING.format("age-desc", 6)).role == "chained"
+    assert nav.decide(LISTING.format("votes-desc", 5)).role == "order"
 
 
 def test_dry_runs_close_by_the_pattern_record() -> None:

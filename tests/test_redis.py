@@ -249,7 +249,9 @@ def test_a_lead_counts_once_in_the_cluster(redis_server):
     assert (record.fetches, record.hits, record.yielded) == (1, 0, 0)
     # A thread page no fetch led to yet is a lead, once: the pattern credited with it first
     # keeps it, and no other pattern that came later is credited again.
-    assert second.outcome(site, users, "u2", ["t1\t1", "t3\t1"])[1].yielded == 1
+    told = second.outcome(site, users, "u2", ["t1\t1", "t3\t1"])
+    assert told[1].yielded == 1
+    assert told[2] == 1, "the page's leads new to the cluster (its listing goes on by them)"
     assert first.outcome(site, users, "u3", ["t3\t1"])[1].yielded == 1
     assert first.outcome(site, boards, "b2", ["t3\t1"])[1].yielded == 2
     # A pattern with no yield keeps no lead from one that leads somewhere: in the sample, a

@@ -76,7 +76,7 @@ return {verdict, f, h, y, l, c}
 # to new thread pages, led to it before; it is the pattern's from now on. A page that listed no
 # thread page and led to none is left out of a pattern that has led somewhere while such pages
 # are fewer than its other fetches (field b; SiteNavigator.fetched). Returns {closed now (1/0),
-# f, h, y, l, c}.
+# f, h, y, l, c, how many of the leads counted}.
 _OUTCOME = _RECORD + """
 redis.call('ZREM', KEYS[2], ARGV[5])
 local new = 0
@@ -91,7 +91,7 @@ if new == 0 and ARGV[6] == '0' and h > 0 then
   local b = tonumber(redis.call('HGET', KEYS[1], p .. '|b') or 0)
   if b < f then
     redis.call('HSET', KEYS[1], p .. '|b', b + 1)
-    return {0, f, h, y, l, c}
+    return {0, f, h, y, l, c, 0}
   end
 end
 f = f + 1
@@ -106,7 +106,7 @@ if c == 0 and f - l >= limit() then
   closing = 1
 end
 redis.call('HSET', KEYS[1], p .. '|f', f, p .. '|h', h, p .. '|y', y, p .. '|l', l, p .. '|c', c)
-return {closing, f, h, y, l, c}
+return {closing, f, h, y, l, c, new}
 """
 
 # KEYS: leads HASH. ARGV: lead id, pattern, lead id, pattern … Sets those not set yet.
@@ -166,16 +166,16 @@ class ClusterBudgets:
 
     def outcome(
         self, site: str, pattern: str, url: str, leads: Sequence[str], listed: bool = True
-    ) -> tuple[bool, PatternBudget]:
+    ) -> tuple[bool, PatternBudget, int]:
         """Record that ``url`` of ``pattern`` led to the thread pages ``leads`` (ids, see
         :func:`~forumcrawl.navigation.lead_id`) that its worker had not met, from a page that
-        ``listed`` thread pages or not, freeing its place; whether this closed the pattern, and
-        its record. A lead another fetch in the cluster led to before is no lead, unless that
+        ``listed`` thread pages or not, freeing its place; whether this closed the pattern, its
+        record, and how many of ``leads`` were new to the cluster. A lead another fetch in the cluster led to before is no lead, unless that
         fetch's pattern has led to none so far (a board listing threads a member's profile
         queued first keeps its worth, as on one worker)."""
         keys = [*self._keys(site, pattern), self.keys.leads(site)]
         reply = self._outcome(keys=keys, args=[pattern, *self.limits, url, int(listed), *leads])
-        return bool(int(reply[0])), _budget(reply[1:])
+        return bool(int(reply[0])), _budget(reply[1:6]), int(reply[6])
 
     def release(self, site: str, pattern: str, url: str) -> None:
         """Free the place of a download dropped before it was made."""
