@@ -27,6 +27,10 @@ AUTOTHROTTLE_START_DELAY = 0.5
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 RETRY_TIMES = 2
+#: Scrapy's codes without 500: a gateway, a timeout or a rate limit passes with time, while a
+#: 500 is the site's application failing on that URL (a broken plugin page), and asked again at
+#: once it fails again: two more requests to a site for nothing.
+RETRY_HTTP_CODES = [502, 503, 504, 522, 524, 408, 429]
 DOWNLOAD_TIMEOUT = 60
 DOWNLOAD_MAXSIZE = FORUMCRAWL_MAX_PAGE_BYTES  # noqa: F405
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024

@@ -43,6 +43,7 @@ from forumcrawl.extractors.navigation import (
     ListingOrders,
     ThreadIdentity,
     canonical_url,
+    first_page_alias,
     page_flip_number,
     page_flips,
     pattern_key,
@@ -128,6 +129,9 @@ class SiteSpider(scrapy.Spider):
         #: Links per pattern fetched before the rules exist (0: no limit; see SAMPLE_PER_PATTERN).
         self.sample_per_pattern = SAMPLE_PER_PATTERN
         self._sampled: dict[str, Counter[str]] = defaultdict(Counter)
+        # Per site being sampled, the pages queued for the sample, each as its plain URL (see
+        # follow_links).
+        self._sample_plain: dict[str, set[str]] = defaultdict(set)
         self._deferred: dict[str, list[scrapy.Request]] = defaultdict(list)
         # Per site being sampled, the URLs whose download gave no page (see led_nowhere).
         self._sampled_dry: dict[str, list[str]] = defaultdict(list)
@@ -325,9 +329,13 @@ class SiteSpider(scrapy.Spider):
                 continue
             meta = {"forumcrawl_link": records[url].to_dict()} if url in records else {}
             if deferring:
-                sampled = self._sampled[doc.site]
+                # A link that is a sampled page's URL plus one parameter of value 1 (``?page=1``,
+                # ``?first-unread=1``) is most likely that page again (pybbm: 14 thread pages
+                # fetched twice in its sample): it waits for the rules, which tell.
+                sampled, plain = self._sampled[doc.site], self._sample_plain[doc.site]
+                plain.add(first_page_alias(doc.url) or doc.url)
                 key = pattern_key(url)
-                if sampled[key] >= self.sample_per_pattern:
+                if sampled[key] >= self.sample_per_pattern or (first_page_alias(url) or url) in plain:
                     self._inc("nav/deferred")
                     held = self.hold_back(
                         doc.site, scrapy.Request(url, callback=self.parse, meta={**meta, "forumcrawl_deferred": True})
@@ -336,6 +344,7 @@ class SiteSpider(scrapy.Spider):
                         yield held
                     continue
                 sampled[key] += 1
+                plain.add(first_page_alias(url) or url)
             if navigator is not None:
                 if recrawl is not None:
                     follow, first = recrawl.follows(doc.site, url, navigator, doc.url)
@@ -549,6 +558,7 @@ class SiteSpider(scrapy.Spider):
             self._inc(f"learn/rule/{method}")
         held_pages = self.learner.take_held(site)
         dry = self._sampled_dry.pop(site, [])
+        self._sample_plain.pop(site, None)
         navigator = self.navigator(model)
         if navigator is not None:
             for held in held_pages:
