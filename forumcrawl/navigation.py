@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from w3lib.url import safe_url_string
 
@@ -174,9 +174,9 @@ class SiteNavigator:
         self._credited: set[tuple[str | None, tuple[str, int]]] = set()
         # What adopt() found for each variant URL: a page is read for its pager once.
         self._adopted: dict[str, tuple[ThreadKey, str] | None] = {}
-        # Variant patterns whose number turned out to name no thread, and what each variant
-        # page read showed (see read_variant): the sample's replay reads its variants before
-        # the cover, then adopts them.
+        # Path heads of variants whose number turned out to name no thread (see _foreign_head),
+        # and what each variant page read showed (see read_variant): the sample's replay reads
+        # its variants before the cover, then adopts them.
         self._foreign: set[str] = set()
         self._read: dict[str, tuple[ThreadKey, str] | None] = {}
         # Listing pages a page flip of a listing that led to new thread pages names (see chain),
@@ -204,7 +204,7 @@ class SiteNavigator:
                 if key.page is None:
                     if key.thread in self._threads:
                         return Decision(False, "variant", key)
-                    if self._pattern(url, True) in self._foreign:
+                    if self._foreign_head(url) in self._foreign:
                         # Its thread is unknown until fetched: followed under its pattern's
                         # budget, and no lead (a profile listing post permalinks is no board).
                         return Decision(True, "variant", key)
@@ -352,7 +352,7 @@ class SiteNavigator:
             key = self.key(url)
             if key is None or key.thread is None:
                 continue
-            if key.page is None and self._pattern(url, True) in self._foreign:
+            if key.page is None and self._foreign_head(url) in self._foreign:
                 continue
             targets.add((key.thread, key.page))
         return targets
@@ -383,7 +383,7 @@ class SiteNavigator:
         found = self.identity.page_of(tree, url)
         with self._lock:
             if found is not None and found[0].thread != key.thread:
-                self._foreign.add(self._pattern(url, True))
+                self._foreign.add(self._foreign_head(url))
             self._read[url] = found
         return found
 
@@ -711,6 +711,16 @@ class SiteNavigator:
         """Whether ``url`` less its one 1-valued parameter is a listing followed. Called locked."""
         alias = first_page_alias(url)
         return alias is not None and safe_url_string(alias) in self._followed
+
+    @staticmethod
+    def _foreign_head(url: str) -> str:
+        """What variants whose number names no thread share: the first segment of their path.
+        Once ``/posts/6319/`` turns out to show a page of thread 846, the number after
+        ``/posts/`` is a post's in its action links too (``/posts/6319/report``, ``…/react?``):
+        counted as unknown threads, each was a lead, and two workers whose rule took in
+        ``/posts/`` fetched 16-19 post permalinks whose pattern these leads kept open."""
+        segments = [segment for segment in urlsplit(url).path.split("/") if segment]
+        return segments[0].lower() if segments else ""
 
     @staticmethod
     def _pattern(url: str, topic: bool) -> str:

@@ -426,6 +426,9 @@ def test_a_permalink_numbered_by_its_post_is_its_canonical_threads_page_and_no_l
     assert not nav.admits("http://f/topic/1/?page=2").follow, "fetched under the permalink"
     later = nav.decide("http://f/topic/9/6/", source="http://f/user/2/")
     assert (later.follow, later.role, later.new) == (True, "variant", False)
+    # Nor are the post's action links under the same path head (another URL pattern).
+    action = nav.decide("http://f/topic/9/6/report?reason=1", source="http://f/topic/8/6/")
+    assert (action.role, action.new) == ("variant", False)
     assert nav.cover_order([["http://f/topic/9/7/", "http://f/topic/10/7/"]]) == [(0, 0)]
     # A permalink whose own thread's pages the page links is read by them, whatever its canonical.
     own = _page('<a href="/topic/8/">1</a> <b>2</b> <a href="/topic/8/?page=3">next</a>',
