@@ -362,7 +362,9 @@ def listing_order(url: str) -> tuple[str, str] | None:
     if not values:
         return None
     family = re.sub(r"\d+", "#", "/".join(segments))
-    return family + ("?" + "&".join(sorted(_query_names(url))) if parts.query else ""), "/".join(values)
+    if parts.query:
+        family += "?" + "&".join(sorted(_query_names(url)))
+    return family, "/".join(values)
 
 
 class ListingOrders(BaseEstimator):
@@ -398,7 +400,9 @@ class ListingOrders(BaseEstimator):
                 seen[found[0]].add(found[1])
                 defaults[found[0]].add(found[1])
         self.orders_ = {
-            family: min(defaults.get(family) or values) for family, values in seen.items() if len(values) >= 2
+            family: min(defaults.get(family) or values)
+            for family, values in seen.items()
+            if len(values) >= 2
         }
         self.walked_ = sorted(family for family in defaults if family in self.orders_)
         return self

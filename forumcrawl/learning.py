@@ -338,7 +338,9 @@ class SiteLearner:
         orders = ListingOrders().fit(urls, continued)
         if not orders.orders_:
             return model
-        logger.info("listing orders of %s followed: %s (walked: %s)", model.site, orders.orders_, orders.walked_)
+        logger.info(
+            "listing orders of %s followed: %s (walked: %s)", model.site, orders.orders_, orders.walked_
+        )
         return model.with_rule("orders", orders.to_dict(), families=len(orders.orders_))
 
     def _learn_extraction(self, model: SiteModel, topic_docs: list[Document]) -> SiteModel:

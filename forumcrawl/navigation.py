@@ -68,10 +68,10 @@ class Decision:
     """Whether to follow a link, and its role (``thread``, ``variant``, ``index``; ``chained``
     for a listing page followed past its closed pattern, see :meth:`SiteNavigator.chain`) or, when
     skipped, why (``duplicate``, ``variant``, ``other``; ``order`` for a listing in an order
-    not followed, see :class:`~forumcrawl.extractors.navigation.ListingOrders`; ``wait`` from :meth:`SiteNavigator.
-    admits`: ask again once downloads under way are in); ``new`` when it leads to a thread page
-    or a thread the crawl had not scheduled, or to a thread page scheduled but not fetched yet
-    (what a page's yield counts)."""
+    not followed, see :class:`~forumcrawl.extractors.navigation.ListingOrders`; ``wait`` from
+    :meth:`SiteNavigator.admits`: ask again once downloads under way are in); ``new`` when it
+    leads to a thread page or a thread the crawl had not scheduled, or to a thread page
+    scheduled but not fetched yet (what a page's yield counts)."""
 
     follow: bool
     role: str
@@ -435,7 +435,8 @@ class SiteNavigator:
             budget = self.patterns.setdefault(name, PatternBudget())
             role = "variant" if topic else "index"
             if budget.closed:
-                if not topic and (chained or self._walked(url, topic) or safe_url_string(url) in self._chained):
+                passes = chained or self._walked(url, topic) or safe_url_string(url) in self._chained
+                if not topic and passes:
                     return Decision(True, "chained", key)
                 return Decision(False, "variant" if topic else "other", key)
             now = time.monotonic()

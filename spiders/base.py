@@ -59,8 +59,8 @@ from forumcrawl.threads import last_page
 __all__ = ["SiteSpider", "parse_start_urls"]
 
 _IGNORED_SUFFIXES = tuple(f".{ext}" for ext in IGNORED_EXTENSIONS)
-#: Suffixes of feeds and sitemaps: XML documents, read as no page (see :meth:`SiteSpider.document`), so a
-#: link to one costs a fetch and leads nowhere (the modern family's boards each link an RSS feed).
+#: Suffixes of feeds and sitemaps: XML documents, read as no page (see :meth:`SiteSpider.document`),
+#: so a link to one costs a fetch and leads nowhere (the modern family's boards each link a feed).
 _FEED_SUFFIXES = (".xml", ".rss", ".atom", ".rdf")
 #: A site model's navigation rules, rebuilt from their JSON.
 _Rule = TypeVar("_Rule", ThreadIdentity, ListingOrders)
@@ -335,7 +335,8 @@ class SiteSpider(scrapy.Spider):
                 sampled, plain = self._sampled[doc.site], self._sample_plain[doc.site]
                 plain.add(first_page_alias(doc.url) or doc.url)
                 key = pattern_key(url)
-                if sampled[key] >= self.sample_per_pattern or (first_page_alias(url) or url) in plain:
+                again = (first_page_alias(url) or url) in plain
+                if sampled[key] >= self.sample_per_pattern or again:
                     self._inc("nav/deferred")
                     held = self.hold_back(
                         doc.site, scrapy.Request(url, callback=self.parse, meta={**meta, "forumcrawl_deferred": True})

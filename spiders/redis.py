@@ -261,7 +261,8 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         if name is None:
             yield from super().page_outcome(navigator, site, url, leads, listed, flips)
             return
-        yield from self.flip_requests(navigator, [f for f in flips if f[2].role not in ("index", "other")], True)
+        settled = [flip for flip in flips if flip[2].role not in ("index", "other")]
+        yield from self.flip_requests(navigator, settled, True)
         self._flips_waiting += 1
         self._tell_outcome(navigator, site, name, url, leads, listed, held)
 

@@ -170,9 +170,10 @@ class ClusterBudgets:
         """Record that ``url`` of ``pattern`` led to the thread pages ``leads`` (ids, see
         :func:`~forumcrawl.navigation.lead_id`) that its worker had not met, from a page that
         ``listed`` thread pages or not, freeing its place; whether this closed the pattern, its
-        record, and how many of ``leads`` were new to the cluster. A lead another fetch in the cluster led to before is no lead, unless that
-        fetch's pattern has led to none so far (a board listing threads a member's profile
-        queued first keeps its worth, as on one worker)."""
+        record, and how many of ``leads`` were new to the cluster. A lead another fetch in the
+        cluster led to before is no lead, unless that fetch's pattern has led to none so far (a
+        board listing threads a member's profile queued first keeps its worth, as on one
+        worker)."""
         keys = [*self._keys(site, pattern), self.keys.leads(site)]
         reply = self._outcome(keys=keys, args=[pattern, *self.limits, url, int(listed), *leads])
         return bool(int(reply[0])), _budget(reply[1:6]), int(reply[6])
