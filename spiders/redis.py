@@ -303,14 +303,14 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         name: str,
         held: Flips,
     ) -> None:
+        if held:  # first: the spider stays open while flips wait (see spider_idle)
+            self._schedule_flips(navigator, held, result[2] > 0)
         if navigator.mirror(name, result[1]):
             self._inc("nav/closed_patterns")
             self.logger.info(
                 "not following %s pages of the pattern %s any more: they lead to no new thread page",
                 site, name,
             )
-        if held:
-            self._schedule_flips(navigator, held, result[2] > 0)
 
     def _budget_failed(
         self,
@@ -324,9 +324,10 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         if navigator is not None and held:
             self._schedule_flips(navigator, held, True)
 
-    def _schedule_flips(
-        self, navigator: SiteNavigator, held: Flips, led: bool
-    ) -> None:
+    def _schedule_flips(self, navigator: SiteNavigator, held: Flips, led: bool) -> None:
+        """Queue the flips of a listing that waited for the cluster's word (``led``), counted
+        out of those waiting before anything can fail: a count left behind would keep the
+        spider open for ever."""
         self._flips_waiting -= 1
         engine = self.crawler.engine
         for request in self.flip_requests(navigator, held, led):
