@@ -271,12 +271,8 @@ class SiteLearner:
         pages = {doc.url: doc for doc in [*sample.borrowed, *(held.document for held in list(sample.held))]}
         # Page-flip links (a page number as anchor) join the URLs even when the sample filled
         # before they were seen: a thread's later pages must be part of its rule.
-        flips = [
-            (url, number)
-            for doc in pages.values()
-            for url, number in page_flips(doc.tree, doc.url)
-            if site_of(url) == site
-        ]
+        flips_of = {url: page_flips(doc.tree, doc.url) for url, doc in pages.items()}
+        flips = [(url, number) for found in flips_of.values() for url, number in found if site_of(url) == site]
         started = time.perf_counter()
         try:
             found = learn_topic_rule(
@@ -301,7 +297,8 @@ class SiteLearner:
             logger.info("topic pages of %s: %s (%s)", site, found.resolver, found.reason)
         if "usc" in model.rules:
             model = self._learn_identity(model, list(sample.urls), flips)
-            model = self._learn_orders(model, list(sample.urls), list(pages.values()))
+            continued = [u for page, found in flips_of.items() if listing_order(page) is None for u, _ in found]
+            model = self._learn_orders(model, list(sample.urls), continued)
         topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]
         model = self._learn_extraction(model, topic_docs)
         model = self._learn_templates(model, list(pages.values()))
@@ -325,16 +322,10 @@ class SiteLearner:
                     identity.id_position_, identity.page_position_, len(flips))
         return model.with_rule("nav", identity.to_dict(), urls=len(topic), flips=len(flips))
 
-    def _learn_orders(self, model: SiteModel, urls: list[str], pages: list[Document]) -> SiteModel:
+    def _learn_orders(self, model: SiteModel, urls: list[str], continued: list[str]) -> SiteModel:
         """``model`` with the order followed of each listing the sample shows sorted in its path
-        (``orders`` rule, see :class:`ListingOrders`), from its URLs and the page flips of its
-        pages whose URL orders nothing; unchanged when no listing is."""
-        continued = [
-            url
-            for doc in pages
-            if listing_order(doc.url) is None
-            for url, _ in page_flips(doc.tree, doc.url)
-        ]
+        (``orders`` rule, see :class:`ListingOrders`), from its URLs and ``continued``, the page
+        flips of its pages whose URL orders nothing; unchanged when no listing is."""
         orders = ListingOrders().fit(urls, continued)
         if not orders.orders_:
             return model
