@@ -28,7 +28,7 @@ from sklearn.utils import check_random_state
 from forumcrawl.document import site_of
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dpc import KNNDensityPeaks
-from forumcrawl.extractors.navigation import pattern_key
+from forumcrawl.extractors.navigation import canonical_url, pattern_key
 from forumcrawl.extractors.url_rules import UrlResolver, pages_of
 from forumcrawl.extractors.usc import block_type, split_url, usc_distance_matrix
 
@@ -456,6 +456,39 @@ def cluster_pattern(urls: Sequence[str]) -> str:
     return str(UrlResolver(min_variants=0, paginate=False).fit(urls, np.ones(len(urls), dtype=int)))
 
 
+def _declared(pages: Mapping[str, Document]) -> dict[str, Document]:
+    """``pages`` keyed by the page each one declares it is (``<link rel="canonical">`` to a page
+    of its own site), so a page is evidence for its canonical URL's shape, not an alias's.
+
+    XenForo serves a thread page under ``/posts/<post id>/`` and ``/goto/post?id=`` too: judged
+    under those URLs, such pages made the alias shapes topic clusters in some samples and not in
+    others. An alias URL keeps no evidence; its canonical page joins the sample (judged on its
+    own fetch, if any). A canonical that pages of different titles declare, or whose own fetch
+    has another title, is not believed: a template naming its home page on every page.
+    """
+    targets: dict[str, str] = {}
+    for url, doc in pages.items():
+        tree = doc.tree
+        declared = tree.xpath("//head/link[@rel='canonical']/@href")[:1] if tree is not None else []
+        if not declared or not declared[0].strip():
+            continue
+        try:
+            target = canonical_url(urljoin(url, declared[0].strip()))
+            if target != canonical_url(url) and site_of(target) == site_of(url):
+                targets[url] = target
+        except ValueError:  # a malformed declaration says nothing
+            continue
+    titles: dict[str, set[str]] = defaultdict(set)
+    for url, target in targets.items():
+        titles[target].add(pages[url].title)
+        if target in pages:
+            titles[target].add(pages[target].title)
+    out: dict[str, Document] = {u: d for u, d in pages.items() if u not in targets}
+    for url, target in targets.items():
+        out.setdefault(target if len(titles[target]) == 1 else url, pages[url])
+    return out
+
+
 def _site_urls(
     urls: Sequence[str], pages: Mapping[str, Document], topic_example: str | None
 ) -> tuple[str, list[str], int]:
@@ -550,7 +583,7 @@ def learn_topic_rule(
     ----------
     .. [1] Seed 003 §3.1.4, Algorithm 3 (URLs' Structure Clustering).
     """
-    pages = dict(pages or {})
+    pages = _declared(pages or {})
     site, same_site, other = _site_urls(urls, pages, topic_example)
     example = topic_example.strip() if topic_example is not None else None
     same_set = set(same_site)

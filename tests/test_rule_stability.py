@@ -61,7 +61,7 @@ def learned(site: ForumSite, seed: int, pages: int = 60) -> SiteModel:
     return learner.learn(site_of(BASE))
 
 
-@pytest.mark.parametrize("family", ["vbulletin", "discourse", "modern", "phpbb", "discuz", "static", "qa"])
+@pytest.mark.parametrize("family", ["xenforo", "vbulletin", "discourse", "modern", "phpbb", "discuz", "static", "qa"])
 def test_five_shuffled_samples_give_one_rule(family: str) -> None:
     site = ForumSite(family)
     truth = site.truth(BASE)

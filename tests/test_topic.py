@@ -154,6 +154,40 @@ def test_one_persons_posts_are_no_evidence_of_a_thread_url() -> None:
     assert not found.resolver.predict(other).any(), found.reason
 
 
+def declaring(html: str, canonical: str) -> str:
+    """``html`` with ``<link rel="canonical" href=canonical>`` in its head."""
+    link = f'<link rel="canonical" href="{canonical}">'
+    if "<head>" in html:
+        return html.replace("<head>", f"<head>{link}", 1)
+    return html.replace("<html>", f"<html><head>{link}</head>", 1)
+
+
+def test_a_page_is_evidence_for_the_url_it_declares_canonical() -> None:
+    # XenForo serves a thread page under /posts/<post id>/ too (its rel=canonical names the
+    # thread page): fetched under that URL more often than under its own, it made the alias
+    # shape a topic cluster in some samples.
+    urls, pages, topic, other = synthetic_site()
+    for url in topic[:8]:
+        del pages[url]
+    aliases = [f"{SITE}/post/{5000 + 7 * i}/" for i in range(30)]
+    for i, alias in enumerate(aliases[:8]):
+        pages[alias] = doc(alias, declaring(thread_html(100 + i), topic[i]))
+    pages[topic[9]] = doc(topic[9], thread_html(109))
+    found = learn_topic_rule(urls + aliases, pages)
+    assert found.resolver.predict(topic).all(), found.reason
+    assert not found.resolver.predict(other + aliases).any(), found.reason
+
+
+def test_a_canonical_every_page_declares_is_not_believed() -> None:
+    # A template that names the home page as every page's canonical says nothing of the pages.
+    urls, pages, topic, other = synthetic_site()
+    home = f"{SITE}/"
+    declared = {u: doc(u, declaring(d.html, home)) for u, d in pages.items()}
+    found = learn_topic_rule(urls, declared)
+    assert found.resolver.predict(topic).all(), found.reason
+    assert not found.resolver.predict(other).any(), found.reason
+
+
 def test_example_picks_its_cluster_without_pages() -> None:
     urls, _, topic, other = synthetic_site()
     found = learn_topic_rule(urls, topic_example=f"{SITE}/thread/105/")
