@@ -489,6 +489,12 @@ def _declared(pages: Mapping[str, Document]) -> dict[str, Document]:
     return out
 
 
+def _is_root(url: str) -> bool:
+    """Whether ``url`` is its site's root: no path beyond ``/`` and no query."""
+    parts = urlsplit(url)
+    return parts.path in ("", "/") and not parts.query
+
+
 def _site_urls(
     urls: Sequence[str], pages: Mapping[str, Document], topic_example: str | None
 ) -> tuple[str, list[str], int]:
@@ -596,7 +602,10 @@ def learn_topic_rule(
         n_neighbors=n_neighbors, center_selection="local_peaks", metric="precomputed"
     )
     labels = clustering.fit(usc_distance_matrix(sample, drop_sessions=True)).labels_
-    evidence = {u: page_evidence(site_pages[u]) for u in sample if u in site_pages}
+    # The site's root is its one entry page, whatever it shows (pybbm's lists the latest posts
+    # and was judged a thread page, which let every one-segment URL into the rule in 2 of 5
+    # samples): a URL without a path block tells nothing of a URL template.
+    evidence = {u: page_evidence(site_pages[u]) for u in sample if u in site_pages and not _is_root(u)}
     # What a thread page scores on this site: the mean of the three best pages (one odd page
     # cannot set it). Pages are judged relative to it, since page layouts differ between sites.
     best_scores = sorted((e.score for e in evidence.values()), reverse=True)[:3]

@@ -178,6 +178,18 @@ def test_a_page_is_evidence_for_the_url_it_declares_canonical() -> None:
     assert not found.resolver.predict(other + aliases).any(), found.reason
 
 
+def test_the_site_root_is_no_evidence_of_a_url_shape() -> None:
+    # pybbm's front page lists the latest posts, each with author, time and text: judged a
+    # thread page, its URL (no path block) let every one-segment URL (post permalinks, /faq/,
+    # /login/) into the rule in 2 of 5 samples. Here it is the only thread-looking page.
+    urls, pages, topic, other = synthetic_site()
+    home = f"{SITE}/"
+    for url in topic:
+        pages.pop(url, None)
+    pages[home] = doc(home, thread_html(1, posts=8))
+    with pytest.raises(ValueError, match="no fetched page looks like a thread page"):
+        learn_topic_rule(urls, pages)
+
 def test_a_canonical_every_page_declares_is_not_believed() -> None:
     # A template that names the home page as every page's canonical says nothing of the pages.
     urls, pages, topic, other = synthetic_site()
