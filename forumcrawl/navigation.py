@@ -155,6 +155,8 @@ class SiteNavigator:
         # Pages other workers of a cluster fetched (see note_elsewhere), and how many of ours
         # (the first ones of _fetched, in the order they were fetched) were told to them.
         self._elsewhere: set[tuple[str, int]] = set()
+        # Pages whose request the cluster's frontier refused as seen (see note_elsewhere).
+        self._queued_there: set[tuple[str, int]] = set()
         self._told = 0
         self._exported: dict[tuple[str, int], str] = {}
         self._released: dict[tuple[str, int], str] = {}
@@ -225,6 +227,7 @@ class SiteNavigator:
                     lead = (
                         pair not in self._fetched
                         and pair not in self._elsewhere
+                        and pair not in self._queued_there
                         and credit not in self._credited
                         and not self._proven(self._queued_by.get(pair))
                     )
@@ -635,17 +638,22 @@ class SiteNavigator:
             self._told += len(taken)
         return taken
 
-    def note_elsewhere(self, pairs: list[tuple[str, int]]) -> None:
+    def note_elsewhere(self, pairs: list[tuple[str, int]], *, queued: bool = False) -> None:
         """Thread pages ``(thread, page)`` another worker fetched: links to them are not queued
         here and are no lead (each worker's own record would count a page the other fetched as
         waiting, and a permalink pattern would never run dry), and variants of their threads
         are not fetched. A request for one already queued is still admitted: the worker that
-        fetched it may die before writing it out."""
+        fetched it may die before writing it out.
+
+        ``queued``: the cluster's frontier only refused a request for the page as seen. That
+        copy may be the link waiting in Redis for the rules, which :meth:`release` must still
+        let out: taken for fetched, it was dropped too, and the page was lost (a 2-worker
+        askbot crawl under load lost 48 of 150 threads, all linked by sampled pages)."""
         with self._lock:
             for pair in pairs:
                 if pair in self._fetched:
                     continue
-                self._elsewhere.add(pair)
+                (self._queued_there if queued else self._elsewhere).add(pair)
                 self._scheduled.setdefault(pair, None)
                 self._threads.add(pair[0])
                 self._reached.add(pair[0])

@@ -475,6 +475,18 @@ def test_pages_another_worker_sampled_count_as_fetched_there() -> None:
     assert not nav.decide("http://f/topic/1/?page=2", source="http://f/user/2/").new, "no lead"
 
 
+def test_a_page_the_cluster_refused_as_seen_is_no_lead_but_its_waiting_link_goes_out() -> None:
+    """The shared frontier refuses a request whose URL waits in Redis for the rules as well as
+    one another worker queued: only the one fetched there makes the waiting link a duplicate."""
+    nav = _navigator()
+    nav.note_elsewhere([("1", 1)], queued=True)
+    assert not nav.decide("http://f/topic/1/", source="http://f/board/1/").new, "no lead"
+    assert nav.release("http://f/topic/1/").follow, "the copy that waited is the only one"
+    nav.note_elsewhere([("2", 1)])
+    released = nav.release("http://f/topic/2/")
+    assert (released.follow, released.role) == (False, "duplicate"), "fetched there"
+
+
 def test_a_dry_fetch_of_a_listing_page_1_under_a_second_url_is_no_evidence() -> None:
     nav = _navigator(probe=2)
     assert nav.decide("http://f/board/6/").follow
