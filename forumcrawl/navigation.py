@@ -155,8 +155,9 @@ class SiteNavigator:
         # Pages other workers of a cluster fetched (see note_elsewhere), and how many of ours
         # (the first ones of _fetched, in the order they were fetched) were told to them.
         self._elsewhere: set[tuple[str, int]] = set()
-        # Pages whose request the cluster's frontier refused as seen (see note_elsewhere).
-        self._queued_there: set[tuple[str, int]] = set()
+        # Pages whose request the cluster's frontier refused as seen, with that URL (see
+        # refused_there).
+        self._queued_there: dict[tuple[str, int], str] = {}
         self._told = 0
         self._exported: dict[tuple[str, int], str] = {}
         self._released: dict[tuple[str, int], str] = {}
@@ -271,6 +272,7 @@ class SiteNavigator:
             self._told = 0  # told again, under the new rules' keys (see take_fetched)
             self._exported = self._rekeyed(self._exported)
             self._released = self._rekeyed(self._released)
+            self._queued_there = self._rekeyed(self._queued_there)
             skipped, self._skipped = self._skipped, {}
             regained = []
             for url in dict.fromkeys(skipped.values()):
@@ -395,15 +397,21 @@ class SiteNavigator:
 
         Its thread page may already count as scheduled (the sample's pages were replayed through
         :meth:`decide`), so only a page fetched (here or, in a cluster, by another worker), or
-        released once already, under any URL is a duplicate; a variant is skipped once its
-        thread is reached.
+        released once already, under any URL is a duplicate, and so is one that the cluster's
+        frontier holds under another URL (see :meth:`refused_there`); a variant is skipped once
+        its thread is reached.
         """
         topic = self.is_topic(url)
         key = self.identity.key(url) if topic and self.identity is not None else None
         with self._lock:
             if key is not None and key.canonical:
                 pair = (str(key.thread), int(key.page or 1))
-                if pair in self._fetched or pair in self._elsewhere or pair in self._released:
+                if (
+                    pair in self._fetched
+                    or pair in self._elsewhere
+                    or pair in self._released
+                    or self._queued_there.get(pair, url) != url
+                ):
                     return Decision(False, "duplicate", key)
                 self._released[pair] = url
                 return Decision(True, "thread", key)
@@ -638,25 +646,41 @@ class SiteNavigator:
             self._told += len(taken)
         return taken
 
-    def note_elsewhere(self, pairs: list[tuple[str, int]], *, queued: bool = False) -> None:
+    def note_elsewhere(self, pairs: list[tuple[str, int]]) -> None:
         """Thread pages ``(thread, page)`` another worker fetched: links to them are not queued
         here and are no lead (each worker's own record would count a page the other fetched as
         waiting, and a permalink pattern would never run dry), and variants of their threads
         are not fetched. A request for one already queued is still admitted: the worker that
-        fetched it may die before writing it out.
-
-        ``queued``: the cluster's frontier only refused a request for the page as seen. That
-        copy may be the link waiting in Redis for the rules, which :meth:`release` must still
-        let out: taken for fetched, it was dropped too, and the page was lost (a 2-worker
-        askbot crawl under load lost 48 of 150 threads, all linked by sampled pages)."""
+        fetched it may die before writing it out."""
         with self._lock:
             for pair in pairs:
                 if pair in self._fetched:
                     continue
-                (self._queued_there if queued else self._elsewhere).add(pair)
-                self._scheduled.setdefault(pair, None)
-                self._threads.add(pair[0])
-                self._reached.add(pair[0])
+                self._elsewhere.add(pair)
+                self._note_reached(pair)
+
+    def _note_reached(self, pair: tuple[str, int]) -> None:
+        """``pair`` is scheduled somewhere in the cluster. Called locked."""
+        self._scheduled.setdefault(pair, None)
+        self._threads.add(pair[0])
+        self._reached.add(pair[0])
+
+    def refused_there(self, url: str) -> None:
+        """The cluster's frontier refused a request for the thread page ``url`` as seen: another
+        worker queued that URL, or it waits in Redis for the site's rules. From now on the page
+        is no lead here, as if fetched elsewhere; but the link that waited under that very URL
+        is still released (see :meth:`release`), for it is the frontier's one copy. Taken for
+        fetched, both copies were dropped: a 2-worker askbot crawl under load lost 48 of 150
+        threads, all linked by sampled pages."""
+        key = self.key(url)
+        if key is None or not key.canonical:
+            return
+        pair = (str(key.thread), int(key.page or 1))
+        with self._lock:
+            if pair in self._fetched:
+                return
+            self._queued_there.setdefault(pair, url)
+            self._note_reached(pair)
 
     def sampled_elsewhere(self, url: str, tree: Any) -> None:
         """A page another worker of a cluster sampled (it holds and exports the page): its

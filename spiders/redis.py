@@ -232,16 +232,15 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
     def queued_elsewhere(self, request: scrapy.Request) -> None:
         """A thread page the frontier refused as seen was queued by another worker (this one
         queues each once), or waits in Redis for its site's rules: from now on it is no lead
-        here (see :meth:`SiteNavigator.note_elsewhere`), though its waiting link is still
-        released. The notes tell fetched pages once a second; a page queued meanwhile counted
+        here, though its waiting link is still released (see
+        :meth:`SiteNavigator.refused_there`). The notes tell fetched pages once a second; a page queued meanwhile counted
         as new on every page linking it, and a listing's sequence went on through pages whose
         threads another worker had queued."""
         if request.meta.get("forumcrawl_nav") != "thread" or self.learner is None:
             return
         navigator = self.navigator(self.learner.model(site_of(request.url)))
-        key = navigator.key(request.url) if navigator is not None else None
-        if navigator is not None and key is not None and key.canonical:
-            navigator.note_elsewhere([(str(key.thread), int(key.page or 1))], queued=True)
+        if navigator is not None:
+            navigator.refused_there(request.url)
 
     def page_outcome(
         self,

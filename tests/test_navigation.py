@@ -479,9 +479,12 @@ def test_a_page_the_cluster_refused_as_seen_is_no_lead_but_its_waiting_link_goes
     """The shared frontier refuses a request whose URL waits in Redis for the rules as well as
     one another worker queued: only the one fetched there makes the waiting link a duplicate."""
     nav = _navigator()
-    nav.note_elsewhere([("1", 1)], queued=True)
+    nav.refused_there("http://f/topic/1/")
     assert not nav.decide("http://f/topic/1/", source="http://f/board/1/").new, "no lead"
     assert nav.release("http://f/topic/1/").follow, "the copy that waited is the only one"
+    nav.refused_there("http://f/topic/3/?page=2")
+    held = nav.release("http://f/topic/3/?page=02")
+    assert (held.follow, held.role) == (False, "duplicate"), "the frontier holds another URL of it"
     nav.note_elsewhere([("2", 1)])
     released = nav.release("http://f/topic/2/")
     assert (released.follow, released.role) == (False, "duplicate"), "fetched there"
