@@ -628,11 +628,20 @@ class UrlResolver(BaseEstimator):
             )
             if variable:
                 types: Counter[str] = Counter()
+                distinct: Counter[str] = Counter()
                 for v, c in seen.items():
                     types[block_type(v)] += c
-                kinds = {t for t, c in types.items() if c >= min_count} or {
-                    types.most_common(1)[0][0]
-                }
+                    distinct[block_type(v)] += 1
+                # In a query value, a word type that one word alone gives is that word's, not
+                # the parameter's: askbot links ``?page=None`` beside ``?page=<n>``, which made
+                # the page any word in one sample of five. Numbers and the main type stand
+                # however few their values (a sample's later pages may all be ``page=2``).
+                main = types.most_common(1)[0][0]
+                kinds = {
+                    t for t, c in types.items()
+                    if c >= min_count
+                    and (not query or distinct[t] >= 2 or t in ("", "digits", main))
+                } or {main}
                 if len(kinds & WORD_TYPES) >= 2 or (slug_from is not None and kinds & WORD_TYPES):
                     kinds |= WORD_TYPES
                 if slug_from is not None and i >= slug_from:

@@ -90,6 +90,18 @@ def test_paginated_thread_pages_are_topic_pages(topic: str, page2: str) -> None:
     assert resolver.match(page2.replace("5", "99", 1))
 
 
+def test_one_word_beside_page_numbers_is_no_type_of_the_parameter() -> None:
+    # askbot links ``?page=None`` beside ``?page=<n>``: the word is a rendering of a missing
+    # number, not a page, and must not make the page parameter take any word.
+    topics = [f"http://f.example/question/{i}/title-{i}/" for i in range(1, 41)]
+    numbered = [f"{u}?page={2 + i % 3}" for i, u in enumerate(topics[:20])]
+    broken = [f"{u}?page=None" for u in topics[20:26]]
+    resolver = UrlResolver().fit(topics + numbered + broken, [1] * (len(topics) + 26))
+    assert "page=<digits>" in str(resolver), str(resolver)
+    assert resolver.predict(topics + numbered).all()
+    assert not resolver.predict(broken).any()
+
+
 def test_siblings_merge_threads_of_other_boards() -> None:
     threads, board_pages = machina_urls()
     first_board = threads[:4]
