@@ -28,7 +28,7 @@ from forumcrawl.extractors.url_rules import UrlResolver
 from forumcrawl.extractors.wrapper import learn_templates
 from forumcrawl.sitemodel import SiteModel
 
-__all__ = ["HeldPage", "RuleStore", "SiteLearner"]
+__all__ = ["HeldPage", "NullRuleStore", "RuleStore", "SiteLearner"]
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,23 @@ class RuleStore(Protocol):
     def release(self, site: str) -> None:
         """Give the right to learn ``site`` back."""
         ...
+
+
+class NullRuleStore:
+    """A rule store that keeps nothing, so that every sample is learned from scratch: for
+    measuring the learning itself (how the rules depend on the sample)."""
+
+    def get(self, site: str) -> SiteModel | None:
+        return None
+
+    def put(self, model: SiteModel) -> None:
+        return None
+
+    def try_lock(self, site: str) -> bool:
+        return True
+
+    def release(self, site: str) -> None:
+        return None
 
 
 @dataclass

@@ -12,32 +12,16 @@ from forumcrawl.document import Document, DocumentError, site_of
 from forumcrawl.extractors.fields import page_links
 from forumcrawl.extractors.navigation import ThreadIdentity, canonical_url
 from forumcrawl.extractors.url_rules import UrlResolver
-from forumcrawl.learning import SiteLearner
+from forumcrawl.learning import NullRuleStore, SiteLearner
 from forumcrawl.mockforum import ForumSite
 from forumcrawl.sitemodel import SiteModel
 
 BASE = "http://127.0.0.1:9/"
 
 
-class _NoStore:
-    """A rule store that keeps nothing: every sample is learned from scratch."""
-
-    def get(self, site: str) -> SiteModel | None:
-        return None
-
-    def put(self, model: SiteModel) -> None:
-        return None
-
-    def try_lock(self, site: str) -> bool:
-        return True
-
-    def release(self, site: str) -> None:
-        return None
-
-
 def learned(site: ForumSite, seed: int, pages: int = 60) -> SiteModel:
     """The model learned from ``pages`` pages reached from the front page in a random order."""
-    learner = SiteLearner(_NoStore(), random_state=seed)
+    learner = SiteLearner(NullRuleStore(), random_state=seed)
     rng = random.Random(seed)
     frontier, seen, fetched = [BASE], {BASE}, 0
     while frontier and fetched < pages:

@@ -1,0 +1,105 @@
+"""Does a forum's topic rule depend on its sample? Five shuffled samples of a live forum, each
+learned from scratch, and the topic rule and thread identity each gives (issue #16).
+
+Each sample is ``--pages`` pages reached from the home page, the next one drawn at random from
+the links found so far (redirects followed, feeds, login and logout links left out), learned
+as the crawl learns (:class:`forumcrawl.learning.SiteLearner`). ``tests/test_rule_stability.py``
+does the same on the mock families, without HTTP. ::
+
+    python benchmarks/rule_stability.py http://127.0.0.1:8102/ http://127.0.0.1:8104/
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import urllib.error
+import urllib.request
+from datetime import datetime, timezone
+
+from forumcrawl.document import Document, DocumentError, site_of
+from forumcrawl.extractors.fields import page_links
+from forumcrawl.extractors.navigation import canonical_url
+from forumcrawl.learning import NullRuleStore, SiteLearner
+from forumcrawl.sitemodel import SiteModel
+
+SKIPPED_WORDS = ("logout", "login", "/feeds/", "rss")
+
+
+class Fetcher:
+    """GET with redirects followed, each URL once per run: (status, content type, body, URL)."""
+
+    def __init__(self) -> None:
+        self.cache: dict[str, tuple[int, str, bytes, str]] = {}
+
+    def get(self, url: str) -> tuple[int, str, bytes, str]:
+        if url not in self.cache:
+            try:
+                with urllib.request.urlopen(url, timeout=20) as r:
+                    self.cache[url] = (r.status, r.headers.get("Content-Type", ""), r.read(), r.url)
+            except urllib.error.HTTPError as exc:
+                self.cache[url] = (exc.code, "", b"", url)
+            except (urllib.error.URLError, OSError, ValueError):
+                self.cache[url] = (0, "", b"", url)
+        return self.cache[url]
+
+
+def learned(fetcher: Fetcher, base: str, seed: int, pages: int) -> SiteModel:
+    """The model learned from ``pages`` pages reached from ``base`` in the order ``seed`` draws."""
+    learner = SiteLearner(NullRuleStore(), random_state=seed)
+    rng = random.Random(seed)
+    frontier, seen, done, fetched = [base], {base}, set(), 0
+    while frontier and fetched < pages:
+        url = frontier.pop(rng.randrange(len(frontier)))
+        if any(word in url for word in SKIPPED_WORDS):
+            continue
+        status, ctype, body, final = fetcher.get(url)
+        if status != 200 or "xml" in ctype or final in done:
+            continue
+        done.add(final)
+        try:
+            doc = Document.from_bytes(body, final, ctype)
+        except DocumentError:
+            continue
+        if doc.tree is None:
+            continue
+        fetched += 1
+        links = [canonical_url(u) for u in page_links(doc.tree, final)]
+        learner.observe(doc, links, datetime.now(timezone.utc))
+        for link in links:
+            if link.startswith(base) and link not in seen:
+                seen.add(link)
+                frontier.append(link)
+    return learner.learn(site_of(base))
+
+
+def rule_of(model: SiteModel) -> tuple[str | None, tuple, tuple]:
+    """The topic rule's pattern and the thread identity's positions."""
+    nav = model.rules.get("nav", {})
+    return (
+        model.rules.get("usc", {}).get("pattern"),
+        tuple(nav.get("id_position") or ()),
+        tuple(nav.get("page_position") or ()),
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("bases", nargs="+", help="home page URLs of running forums")
+    parser.add_argument("--samples", type=int, default=5, help="%(default)s")
+    parser.add_argument("--pages", type=int, default=60, help="pages a sample (%(default)s)")
+    args = parser.parse_args(argv)
+    unstable = 0
+    for base in args.bases:
+        fetcher = Fetcher()
+        rules = {seed: rule_of(learned(fetcher, base, seed, args.pages)) for seed in range(1, args.samples + 1)}
+        distinct = set(rules.values())
+        unstable += len(distinct) > 1
+        print(f"{base}: {len(distinct)} distinct rule(s) from {args.samples} samples")
+        for seed, rule in rules.items():
+            print(f"  seed {seed}: {rule[0]}  thread {rule[1]}  page {rule[2]}")
+    return 1 if unstable else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
