@@ -233,9 +233,9 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
         """A thread page the frontier refused as seen was queued by another worker (this one
         queues each once), or waits in Redis for its site's rules: from now on it is no lead
         here, though its waiting link is still released (see
-        :meth:`SiteNavigator.refused_there`). The notes tell fetched pages once a second; a page queued meanwhile counted
-        as new on every page linking it, and a listing's sequence went on through pages whose
-        threads another worker had queued."""
+        :meth:`SiteNavigator.refused_there`). The notes tell fetched pages once a second; a
+        page queued meanwhile counted as new on every page linking it, and a listing's
+        sequence went on through pages whose threads another worker had queued."""
         if request.meta.get("forumcrawl_nav") != "thread" or self.learner is None:
             return
         navigator = self.navigator(self.learner.model(site_of(request.url)))
