@@ -51,6 +51,7 @@ __all__ = [
     "ThreadIdentity",
     "ThreadKey",
     "canonical_url",
+    "declared_canonical",
     "first_page_alias",
     "is_noise_param",
     "listing_order",
@@ -269,6 +270,17 @@ def sequence_links(tree: Any, url: str) -> list[str]:
         return []
     hrefs = tree.xpath("//head/link[@rel='next' or @rel='prev']/@href")
     return [canonical_url(urljoin(url, h.strip())) for h in hrefs if h.strip()]
+
+
+def declared_canonical(tree: Any, url: str) -> str | None:
+    """The absolute URL that the page at ``url`` names as itself (the first ``<link
+    rel="canonical">`` of its head), None when it names none."""
+    if tree is None:
+        return None
+    for href in tree.xpath("//head/link[@rel='canonical']/@href")[:1]:
+        if href.strip():
+            return urljoin(url, href.strip())
+    return None
 
 
 def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
@@ -728,10 +740,8 @@ class ThreadIdentity(BaseEstimator):
         if key.canonical:
             first = self.first_page(url)
             return (key, first) if first else None
-        declared = ThreadKey(None, None)
-        if tree is not None:
-            for href in tree.xpath("//head/link[@rel='canonical']/@href")[:1]:
-                declared = self.key(urljoin(url, href.strip()))
+        named = declared_canonical(tree, url)
+        declared = ThreadKey(None, None) if named is None else self.key(named)
         found, linked = self._page_in(tree, url, key.thread, declared)
         if linked or declared.thread in (None, key.thread):
             return found

@@ -28,7 +28,7 @@ from sklearn.utils import check_random_state
 from forumcrawl.document import site_of
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dpc import KNNDensityPeaks
-from forumcrawl.extractors.navigation import canonical_url, pattern_key
+from forumcrawl.extractors.navigation import canonical_url, declared_canonical, pattern_key
 from forumcrawl.extractors.url_rules import UrlResolver, pages_of
 from forumcrawl.extractors.usc import block_type, split_url, usc_distance_matrix
 
@@ -468,12 +468,11 @@ def _declared(pages: Mapping[str, Document]) -> dict[str, Document]:
     """
     targets: dict[str, str] = {}
     for url, doc in pages.items():
-        tree = doc.tree
-        declared = tree.xpath("//head/link[@rel='canonical']/@href")[:1] if tree is not None else []
-        if not declared or not declared[0].strip():
-            continue
         try:
-            target = canonical_url(urljoin(url, declared[0].strip()))
+            declared = declared_canonical(doc.tree, url)
+            if declared is None:
+                continue
+            target = canonical_url(declared)
             if target != canonical_url(url) and site_of(target) == site_of(url):
                 targets[url] = target
         except ValueError:  # a malformed declaration says nothing

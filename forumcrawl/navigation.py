@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from w3lib.url import safe_url_string
 
@@ -45,6 +45,7 @@ from forumcrawl.extractors.navigation import (
     ListingOrders,
     ThreadIdentity,
     ThreadKey,
+    declared_canonical,
     first_page_alias,
     page_flips,
     pattern_key,
@@ -370,8 +371,8 @@ class SiteNavigator:
         the boards' threads, such pages looked like boards and kept their pattern open."""
         if self.identity is None or tree is None or self.is_topic(url):
             return None
-        declared = tree.xpath("//head/link[@rel='canonical']/@href")[:1]
-        if not declared or not self.is_topic(urljoin(url, declared[0].strip())):
+        declared = declared_canonical(tree, url)
+        if declared is None or not self.is_topic(declared):
             return None
         found = self.identity.page_of(tree, url)
         return None if found is None else found[0].thread
