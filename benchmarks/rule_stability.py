@@ -12,27 +12,25 @@ does the same on the mock families, without HTTP. ::
 from __future__ import annotations
 
 import argparse
-import random
 import urllib.error
 import urllib.request
-from datetime import datetime, timezone
 
-from forumcrawl.document import Document, DocumentError, site_of
-from forumcrawl.extractors.fields import page_links
-from forumcrawl.extractors.navigation import canonical_url
-from forumcrawl.learning import NullRuleStore, SiteLearner
+from forumcrawl.learning import Fetched, learn_from_walk
 from forumcrawl.sitemodel import SiteModel
 
 SKIPPED_WORDS = ("logout", "login", "/feeds/", "rss")
 
 
 class Fetcher:
-    """GET with redirects followed, each URL once per run: (status, content type, body, URL)."""
+    """GET with redirects followed, each URL once per run; login, logout and feed links are not
+    fetched (status 0): a login page links back with a return-to, and feeds are no pages."""
 
     def __init__(self) -> None:
-        self.cache: dict[str, tuple[int, str, bytes, str]] = {}
+        self.cache: dict[str, Fetched] = {}
 
-    def get(self, url: str) -> tuple[int, str, bytes, str]:
+    def get(self, url: str) -> Fetched:
+        if any(word in url for word in SKIPPED_WORDS):
+            return 0, "", b"", url
         if url not in self.cache:
             try:
                 with urllib.request.urlopen(url, timeout=20) as r:
@@ -42,35 +40,6 @@ class Fetcher:
             except (urllib.error.URLError, OSError, ValueError):
                 self.cache[url] = (0, "", b"", url)
         return self.cache[url]
-
-
-def learned(fetcher: Fetcher, base: str, seed: int, pages: int) -> SiteModel:
-    """The model learned from ``pages`` pages reached from ``base`` in the order ``seed`` draws."""
-    learner = SiteLearner(NullRuleStore(), random_state=seed)
-    rng = random.Random(seed)
-    frontier, seen, done, fetched = [base], {base}, set(), 0
-    while frontier and fetched < pages:
-        url = frontier.pop(rng.randrange(len(frontier)))
-        if any(word in url for word in SKIPPED_WORDS):
-            continue
-        status, ctype, body, final = fetcher.get(url)
-        if status != 200 or "xml" in ctype or final in done:
-            continue
-        done.add(final)
-        try:
-            doc = Document.from_bytes(body, final, ctype)
-        except DocumentError:
-            continue
-        if doc.tree is None:
-            continue
-        fetched += 1
-        links = [canonical_url(u) for u in page_links(doc.tree, final)]
-        learner.observe(doc, links, datetime.now(timezone.utc))
-        for link in links:
-            if link.startswith(base) and link not in seen:
-                seen.add(link)
-                frontier.append(link)
-    return learner.learn(site_of(base))
 
 
 def rule_of(model: SiteModel) -> tuple[str | None, tuple, tuple]:
@@ -92,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     unstable = 0
     for base in args.bases:
         fetcher = Fetcher()
-        rules = {seed: rule_of(learned(fetcher, base, seed, args.pages)) for seed in range(1, args.samples + 1)}
+        rules = {
+            seed: rule_of(learn_from_walk(fetcher.get, base, seed=seed, pages=args.pages))
+            for seed in range(1, args.samples + 1)
+        }
         distinct = set(rules.values())
         unstable += len(distinct) > 1
         print(f"{base}: {len(distinct)} distinct rule(s) from {args.samples} samples")

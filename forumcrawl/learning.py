@@ -15,20 +15,27 @@ import logging
 import random
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Callable
+from datetime import datetime, timezone
 from typing import Protocol
 
-from forumcrawl.document import Document, site_of
-from forumcrawl.extractors.fields import title_affixes
+from forumcrawl.document import Document, DocumentError, site_of
+from forumcrawl.extractors.fields import page_links, title_affixes
 from forumcrawl.extractors.ksf import KeywordScoringExtractor, with_site_pages
-from forumcrawl.extractors.navigation import ListingOrders, ThreadIdentity, listing_order, page_flips
+from forumcrawl.extractors.navigation import (
+    ListingOrders,
+    ThreadIdentity,
+    canonical_url,
+    listing_order,
+    page_flips,
+)
 from forumcrawl.extractors.text import preload_segmenter
 from forumcrawl.extractors.topic import learn_topic_rule
 from forumcrawl.extractors.url_rules import UrlResolver
 from forumcrawl.extractors.wrapper import learn_templates
 from forumcrawl.sitemodel import SiteModel
 
-__all__ = ["HeldPage", "NullRuleStore", "RuleStore", "SiteLearner"]
+__all__ = ["Fetched", "HeldPage", "NullRuleStore", "RuleStore", "SiteLearner", "learn_from_walk"]
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +85,39 @@ class NullRuleStore:
 
     def release(self, site: str) -> None:
         return None
+
+
+#: What a walk's fetch of a URL gives: status, content type, body and the URL it ended at.
+Fetched = tuple[int, str, bytes, str]
+
+
+def learn_from_walk(fetch: Callable[[str], Fetched], base: str, *, seed: int, pages: int = 60) -> SiteModel:
+    """The model learned from scratch on ``pages`` pages reached from ``base``, each next one
+    drawn (by ``seed``) from the links found so far: how the rules depend on the sample
+    (``tests/test_rule_stability.py``, ``benchmarks/rule_stability.py``). Like the crawl, it
+    reads no error page and no feed as a page, and a page reached twice once."""
+    learner = SiteLearner(NullRuleStore(), random_state=seed)
+    rng = random.Random(seed)
+    frontier, seen, done, fetched = [base], {base}, set(), 0
+    while frontier and fetched < pages:
+        status, ctype, body, url = fetch(frontier.pop(rng.randrange(len(frontier))))
+        if status != 200 or "xml" in ctype or url in done:
+            continue
+        done.add(url)
+        try:
+            doc = Document.from_bytes(body, url, ctype or None)
+        except DocumentError:
+            continue
+        if doc.tree is None:
+            continue
+        fetched += 1
+        links = [canonical_url(u) for u in page_links(doc.tree, url)]
+        learner.observe(doc, links, datetime.now(timezone.utc))
+        for link in links:
+            if link.startswith(base) and link not in seen:
+                seen.add(link)
+                frontier.append(link)
+    return learner.learn(site_of(base))
 
 
 @dataclass

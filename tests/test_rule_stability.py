@@ -3,46 +3,26 @@ order (issue #16): five shuffled samples of a forum give one rule."""
 
 from __future__ import annotations
 
-import random
-from datetime import datetime, timezone
-
 import pytest
 
-from forumcrawl.document import Document, DocumentError, site_of
-from forumcrawl.extractors.fields import page_links
 from forumcrawl.extractors.navigation import ThreadIdentity, canonical_url
 from forumcrawl.extractors.url_rules import UrlResolver
-from forumcrawl.learning import NullRuleStore, SiteLearner
+from forumcrawl.learning import Fetched, learn_from_walk
 from forumcrawl.mockforum import ForumSite
 from forumcrawl.sitemodel import SiteModel
 
 BASE = "http://127.0.0.1:9/"
 
 
-def learned(site: ForumSite, seed: int, pages: int = 60) -> SiteModel:
-    """The model learned from ``pages`` pages reached from the front page in a random order."""
-    learner = SiteLearner(NullRuleStore(), random_state=seed)
-    rng = random.Random(seed)
-    frontier, seen, fetched = [BASE], {BASE}, 0
-    while frontier and fetched < pages:
-        url = frontier.pop(rng.randrange(len(frontier)))
+def learned(site: ForumSite, seed: int) -> SiteModel:
+    """The model learned from 60 pages of the mock ``site`` reached from its front page in the
+    order ``seed`` draws."""
+
+    def fetch(url: str) -> Fetched:
         response = site.render(url[len(BASE) - 1 :])
-        if response.status != 200 or "xml" in response.headers.get("Content-Type", ""):
-            continue  # the spider reads no feed as a page (page/skipped/xml)
-        try:
-            doc = Document.from_bytes(response.body, url, response.headers.get("Content-Type"))
-        except DocumentError:
-            continue
-        if doc.tree is None:
-            continue
-        fetched += 1
-        links = [canonical_url(u) for u in page_links(doc.tree, url)]
-        learner.observe(doc, links, datetime.now(timezone.utc))
-        for link in links:
-            if link.startswith(BASE) and link not in seen:
-                seen.add(link)
-                frontier.append(link)
-    return learner.learn(site_of(BASE))
+        return response.status, response.headers.get("Content-Type", ""), response.body, url
+
+    return learn_from_walk(fetch, BASE, seed=seed)
 
 
 @pytest.mark.parametrize("family", ["xenforo", "vbulletin", "discourse", "modern", "phpbb", "discuz", "static", "qa"])
