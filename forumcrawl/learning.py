@@ -14,8 +14,8 @@ import dataclasses
 import logging
 import random
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Protocol
 
