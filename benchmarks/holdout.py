@@ -27,6 +27,7 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -40,9 +41,11 @@ from forumcrawl.extractors.arbiter import (
     MARKED_BODY_AGREEMENT,
     Arbiter,
     candidate_features,
+    opening_held,
     page_evidence,
     text_tokens,
     thread_agreement,
+    thread_lines,
 )
 from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, page_signals
@@ -83,6 +86,10 @@ class Page:
     #: and with ``cx`` alone (when ``dom`` did not run).
     agreement: float = 1.0
     agreement_cx: float = 1.0
+    #: The most of the opening of an arbitrated candidate's text that KSF's lines hold
+    #: (:func:`~forumcrawl.extractors.arbiter.opening_held`; 1 without any), and of ``cx``'s.
+    lead: float = 1.0
+    lead_cx: float = 1.0
     #: The page marks its body as an article's (:attr:`~forumcrawl.extractors.arbiter.Evidence.
     #: article_body`): KSF does not run when ``cx`` is that body.
     article_marked: bool = False
@@ -91,23 +98,28 @@ class Page:
     #: :func:`forumcrawl.evaluation.evaluate` (``accuracy.py``), no text F1 is taken of it.
     scored: bool = True
 
+    @cached_property
+    def chars(self) -> dict[str, int]:
+        """Each candidate's characters, whitespace excluded (fitting asks them many times)."""
+        return {name: _chars(text) for name, text in self.texts.items()}
+
     @property
     def ksf_thread(self) -> bool:
         """Single-page KSF splits the page into posts and holds enough of its text."""
-        ksf = _chars(self.texts.get("ksf", ""))
+        ksf = self.chars.get("ksf", 0)
         return (
             self.ksf_posts >= 2
             and ksf >= MIN_CHARS
-            and ksf >= SINGLE_PAGE_MIN_SHARE * _chars(self.texts.get("cx", ""))
+            and ksf >= SINGLE_PAGE_MIN_SHARE * self.chars.get("cx", 0)
         )
 
     def cascade_before(self) -> str | None:
         """The stage the first-with-enough-text cascade took."""
-        ksf = _chars(self.texts.get("ksf", ""))
-        if ksf >= MIN_CHARS and ksf >= SINGLE_PAGE_MIN_SHARE * _chars(self.texts.get("cx", "")):
+        ksf = self.chars.get("ksf", 0)
+        if ksf >= MIN_CHARS and ksf >= SINGLE_PAGE_MIN_SHARE * self.chars.get("cx", 0):
             return "ksf"
         for name in ARBITRATED:
-            if _chars(self.texts.get(name, "")) >= MIN_CHARS:
+            if self.chars.get(name, 0) >= MIN_CHARS:
                 return name
         return None
 
@@ -156,7 +168,7 @@ def _page_inputs(page: Page, folder: Path) -> None:
     evidence = page_evidence(doc)
     page.signals = page_signals(doc, evidence)
     page.article_marked = evidence.article_body
-    present = [n for n in ARBITRATED if _chars(page.texts[n]) >= MIN_CHARS]
+    present = [n for n in ARBITRATED if page.chars[n] >= MIN_CHARS]
     bags = {n: text_tokens(page.texts[n]) for n in present}
     for name in present:
         others = [bag for other, bag in bags.items() if other != name]
@@ -164,10 +176,13 @@ def _page_inputs(page: Page, folder: Path) -> None:
     if bags:
         thread = text_tokens(page.texts["ksf"])
         page.agreement = thread_agreement(thread, list(bags.values()))
+        lines = thread_lines(page.texts["ksf"])
+        page.lead = max(opening_held(lines, page.texts[n]) for n in present)
         if "cx" in bags:
             page.agreement_cx = thread_agreement(thread, [bags["cx"]])
+            page.lead_cx = opening_held(lines, page.texts["cx"])
         else:
-            page.agreement_cx = page.agreement
+            page.agreement_cx, page.lead_cx = page.agreement, page.lead
 
 
 def _balanced(labels: Sequence[str]) -> list[float]:
@@ -188,12 +203,19 @@ def forum_gate(model: KindClassifier, arbiter: Arbiter, pages: Sequence[Page]) -
     page whose posts KSF does not find, or that lose to ``dom``/``cx``, gives the gate nothing:
     its text comes from the arbiter whether KSF runs or not."""
     forum = [
-        model.predict_proba(p.signals).get("forum", 0.0)
+        forum_proba(model, p)
         for p in pages
-        if p.kind == "forum" and p.signals and p.ksf_thread
-        and (not p.features or p.agreement >= arbiter.thread_min)
+        if p.kind == "forum" and p.signals and p.ksf_thread and (not p.features or thread_wins(arbiter, p))
     ]
     return min(forum) if forum else 0.0
+
+
+def thread_wins(arbiter: Arbiter, page: Page, cx_only: bool = False) -> bool:
+    """KSF's posts agree with the arbitrated candidates (``cx`` alone: ``cx_only``) enough to
+    be taken, and hold some of the opening of one of their texts."""
+    if cx_only:
+        return page.agreement_cx >= arbiter.thread_min and page.lead_cx > 0
+    return page.agreement >= arbiter.thread_min and page.lead > 0
 
 
 def fit_arbiter(pages: Sequence[Page]) -> Arbiter:
@@ -309,16 +331,33 @@ def runs_dom(models: Models, page: Page, ran_ksf: bool) -> bool:
     when KSF's posts agree with ``cx`` enough to win whatever ``dom`` finds."""
     if skips_dom(models, page):
         return False
-    return not (ran_ksf and page.ksf_thread and page.agreement_cx >= models.arbiter.thread_min)
+    return not (ran_ksf and page.ksf_thread and thread_wins(models.arbiter, page, cx_only=True))
+
+
+#: :func:`forum_proba`'s answers by model and page, each kept with its model and page (so
+#: that no other object reuses their ids while the cache holds them).
+_FORUM_PROBA: dict[tuple[int, int], tuple[KindClassifier, Page, float]] = {}
+
+
+def forum_proba(kinds: KindClassifier, page: Page) -> float:
+    """The kind model's forum probability of ``page`` (1 without signals), computed once per
+    model and page: fitting the thresholds scores every page many times."""
+    if not page.signals:
+        return 1.0
+    known = _FORUM_PROBA.get((id(kinds), id(page)))
+    if known is None:
+        known = _FORUM_PROBA[id(kinds), id(page)] = (
+            kinds, page, kinds.predict_proba(page.signals).get("forum", 0.0)
+        )
+    return known[2]
 
 
 def choose(models: Models, page: Page) -> tuple[str | None, bool]:
     """``(stage, ran_ksf)``: what the arbitrating cascade takes on ``page``."""
-    p_forum = models.kinds.predict_proba(page.signals).get("forum", 0.0) if page.signals else 1.0
+    p_forum = forum_proba(models.kinds, page)
     no_dom = skips_dom(models, page)
     ran = p_forum >= models.gate and not (in_marked_body(models, page) and page.article_marked)
-    agreement = page.agreement_cx if no_dom else page.agreement
-    if ran and page.ksf_thread and (not page.features or agreement >= models.arbiter.thread_min):
+    if ran and page.ksf_thread and (not page.features or thread_wins(models.arbiter, page, no_dom)):
         return "ksf", ran
     if not page.features:
         return None, ran
@@ -349,7 +388,7 @@ def alone(page: Page, stage: str) -> float:
     """``stage``'s F1 on ``page`` as the cascade runs it alone (``FORUMCRAWL_EXTRACT_CASCADE``
     naming it only): a text under ``MIN_CHARS`` is no hit, so the page gets none, as it gets
     none from the whole cascade when every stage falls short."""
-    return page.f1[stage] if _chars(page.texts.get(stage, "")) >= MIN_CHARS else 0.0
+    return page.f1[stage] if page.chars.get(stage, 0) >= MIN_CHARS else 0.0
 
 
 def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:

@@ -35,10 +35,12 @@ from forumcrawl.extractors.arbiter import (
     candidate_features,
     load_arbiter,
     marks_body,
+    opening_held,
     page_chars,
     page_evidence,
     page_tokens,
     thread_agreement,
+    thread_lines,
     visible_chars,
     within_body,
 )
@@ -396,10 +398,17 @@ class Cascade:
             kind = "forum" if proba.get("forum", 0.0) > proba.get("article", 0.0) else "article"
         return kind
 
-    def _thread_wins(self, thread: Counter[str], others: list[Counter[str]]) -> bool:
-        """Whether KSF's posts agree with one of the other candidates enough to be taken."""
+    def _thread_wins(
+        self, thread: Extraction, bag: Counter[str], others: Sequence[tuple[Extraction, Counter[str]]]
+    ) -> bool:
+        """Whether KSF's posts agree with one of the other candidates enough to be taken, and
+        hold some of the opening of one's text (a thread's first post opens the page's main
+        text; an article's comments follow it, see :func:`opening_held`)."""
         assert self.arbiter is not None
-        return thread_agreement(thread, others) >= self.arbiter.thread_min
+        if thread_agreement(bag, [other_bag for _, other_bag in others]) < self.arbiter.thread_min:
+            return False
+        lines = thread_lines(thread.text)
+        return any(opening_held(lines, other.text) > 0 for other, _ in others)
 
     def _arbitrate(
         self, doc: Document, model: SiteModel | None, now: datetime, outcome: CascadeOutcome
@@ -426,7 +435,8 @@ class Cascade:
             ):
                 continue
             if name == "dom" and "cx" in bags and (
-                cx_marked or (thread is not None and self._thread_wins(thread_bag, [bags["cx"]]))
+                cx_marked
+                or (thread is not None and self._thread_wins(thread, thread_bag, [(candidates["cx"], bags["cx"])]))
             ):
                 continue
             found = self._try(name, doc, model, now, outcome)
@@ -442,7 +452,8 @@ class Cascade:
                     cx_marked = marks_body(bags["cx"], evidence)
                     cx_in_body = cx_marked or within_body(bags["cx"], evidence)
         if thread is not None and (
-            not candidates or self._thread_wins(thread_bag, list(bags.values()))
+            not candidates
+            or self._thread_wins(thread, thread_bag, [(candidates[name], bags[name]) for name in candidates])
         ):
             thread.page_kind = kind
             return thread

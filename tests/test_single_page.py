@@ -14,13 +14,16 @@ from forumcrawl.extractors.arbiter import (
     Arbiter,
     candidate_features,
     marks_body,
+    opening_held,
     page_evidence,
     page_tokens,
     text_tokens,
     thread_agreement,
+    thread_lines,
     within_body,
 )
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
+from forumcrawl.extractors.ksf import extract_single
 from forumcrawl.offline import extract_bytes
 from forumcrawl.pages import Cascade
 
@@ -124,6 +127,87 @@ def test_thread_agreement_is_the_smaller_share_of_the_best_match():
     assert thread_agreement(thread, [comments, whole]) == thread_agreement(thread, [whole])
     assert thread_agreement(comments, [whole]) < 0.2
     assert thread_agreement(thread, []) == 0.0
+
+
+#: Readers' comments under a story: as many words as the story, most of the page's prose.
+COMMENTS = [
+    ("Maria", "I live by the bridge and the water was in our garden by four in the morning. "
+     "We moved the car up the hill just in time."),
+    ("Tom", "Thanks to the volunteers, they were out there all night with the sandbags and the pumps. "
+     "My neighbour brought them soup at midnight."),
+    ("Lena", "The town was warned about the basins years ago and nobody listened to the engineers. "
+     "Now the cellars on the square are full of mud."),
+    ("Piet", "Does anyone know whether the school on the hill is open as a shelter for families? "
+     "We have two small children and a dog."),
+    ("Ines", "Our street is still without power and the shops on the square have closed for the week. "
+     "The bakery lost all its flour."),
+    ("Omar", "The insurance adviser told us to photograph every wall before the cleaning starts. "
+     "Good advice for anyone waiting for an assessor."),
+    ("Karen", "We drove past the old mill this morning and the meadow looks like a lake. "
+     "The ducks seem to enjoy it at least."),
+    ("Luis", "Please check on elderly neighbours who live alone near the river. "
+     "Many of them have no phone and missed the sirens."),
+    ("Anja", "The bus company has stopped the line to the lower town until the road is dry. "
+     "Commuters should use the train instead."),
+    ("Felix", "I volunteered at the sports hall last night and we served hot meals to sixty people. "
+     "More blankets are still needed there."),
+]
+
+
+def _comment_list(entries: list[tuple[str, str]]) -> str:
+    items = "\n".join(
+        f'<li class="comment"><div class="comment-meta"><span class="author">{who}</span> '
+        f"<time>March {i + 4}, 2024 at 10:{i}5 am</time></div>"
+        f'<div class="comment-body"><p>{text}</p></div><a href="/reply/{i}">Reply</a></li>'
+        for i, (who, text) in enumerate(entries)
+    )
+    return f'<ol class="commentlist">{items}</ol>'
+
+
+def blog_post() -> str:
+    """A story with no marked body, its readers' comments below it."""
+    paragraphs = "\n".join(f"<p>{s} {s}</p>" for s in SENTENCES)
+    return f"""<html><head><title>River floods town - A local blog</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/about">About</a></div>
+<div class="post"><h1>River floods town</h1><p class="byline">Posted on March 3, 2024 by Ann</p>
+<div class="entry">{paragraphs}</div></div>
+<div id="comments"><h3>10 responses</h3>{_comment_list(COMMENTS)}</div>
+<footer>Powered by a blog engine.</footer></body></html>"""
+
+
+def forum_thread() -> str:
+    """The same words as a thread: the story is the first post, in the replies' markup."""
+    return f"""<html><head><title>River floods town - Town forum</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/about">About</a></div><h1>River floods town</h1>
+{_comment_list([("Ann", BODY), *COMMENTS])}<footer>Powered by a forum engine.</footer></body></html>"""
+
+
+def test_opening_held_is_the_share_of_a_texts_first_lines_among_the_threads():
+    story = "\n".join(SENTENCES * 4)  # 20 lines: the opening is the first 5
+    assert opening_held(thread_lines("\n".join(SENTENCES)), story) == 1.0
+    assert opening_held(thread_lines("\n".join(SENTENCES[1:])), story) == pytest.approx(0.8, abs=0.02)
+    comments = "\n".join(text for _, text in COMMENTS)
+    assert opening_held(thread_lines(comments), story) == 0.0
+    assert opening_held(thread_lines(f"  {SENTENCES[0]}\n"), f"{SENTENCES[0]}   \n") == 1.0
+    assert opening_held(thread_lines(comments), "") == 0.0
+
+
+def test_comments_below_a_story_are_not_taken_for_a_thread():
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # both pages reach KSF
+    outcome = cascade.run(Document.from_text(blog_post()))
+    assert outcome.extraction is not None and outcome.extraction.method in {"dom", "cx"}
+    assert all(s in outcome.extraction.text for s in SENTENCES)
+    # KSF splits the comments into posts, and they share enough words with the story to pass
+    # the agreement asked of a thread; they hold none of its opening.
+    comments = extract_single(Document.from_text(blog_post()), min_posts=2)
+    assert len(comments) == len(COMMENTS) and SENTENCES[0] not in comments[0].text
+    words = text_tokens("\n".join(post.text for post in comments))
+    assert cascade.arbiter is not None
+    assert thread_agreement(words, [text_tokens(outcome.extraction.text)]) >= cascade.arbiter.thread_min
+    # The same words as a thread, the story its first post: KSF's posts open the page's text.
+    thread = cascade.run(Document.from_text(forum_thread())).extraction
+    assert thread is not None and thread.method == "ksf" and len(thread.posts) == len(COMMENTS) + 1
 
 
 def test_extract_reports_kind_and_keeps_the_article_body():
