@@ -10,7 +10,8 @@ with them (held-apart), and prints that beside the
 figure of the same choices fit on every folder (tuned-on), each stage alone, the cascade as it
 was (first stage with enough text: ``ksf`` > ``dom`` > ``cx``) and trafilatura when its
 predictions are in ``--work``. Non-content kinds occur in wcxb-dev only: they are reported by five
-folds grouped by site. ``--write-models`` saves the models fit on every folder where the
+folds grouped by site, and the same folds decide which of its pages are list pages (whose whole
+text the cascade takes) in its held-apart figure. ``--write-models`` saves the models fit on every folder where the
 cascade loads them::
 
     python benchmarks/holdout.py --work /tmp/acc            # candidates cached in /tmp/acc
@@ -20,13 +21,13 @@ cascade loads them::
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import re
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,7 @@ from forumcrawl.extractors.arbiter import (
 )
 from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, page_signals
-from forumcrawl.pages import CONTENT_FLOOR, SINGLE_PAGE_MIN_SHARE
+from forumcrawl.pages import CONTENT_FLOOR, LIST_KINDS, SINGLE_PAGE_MIN_SHARE, STAGES, Cascade
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import candidates as cand  # noqa: E402  (sibling scripts, not a package)
@@ -154,17 +155,21 @@ def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
         )
         if gold["id"] in trafilatura:
             page.trafilatura = text_prf(trafilatura[gold["id"]], gold_text).f1
-        _page_inputs(page, folder)
+        _page_inputs(page, folder, gold_text)
         pages.append(page)
     return pages
 
 
-def _page_inputs(page: Page, folder: Path) -> None:
-    """The arbiter's features of each arbitrated candidate and the page's kind signals."""
+def _page_inputs(page: Page, folder: Path, gold_text: str) -> None:
+    """The arbiter's features of each arbitrated candidate, the page's kind signals and its
+    whole text (the ``page`` stage, which a list page gets)."""
     try:
         doc = Document.from_bytes(peers.read_page(folder / "pages" / f"{page.id}{peers.PAGE_SUFFIX}"))
     except (DocumentError, OSError):
         return
+    listed = STAGES["page"](Cascade(arbiter=False), doc, None, datetime.now(timezone.utc))
+    page.texts["page"] = listed.text if listed is not None else ""
+    page.f1["page"] = text_prf(page.texts["page"], gold_text).f1
     evidence = page_evidence(doc)
     page.signals = page_signals(doc, evidence)
     page.article_marked = evidence.article_body
@@ -246,6 +251,9 @@ class Models:
     #: ``dom`` does not run when ``cx`` and the page's marked body agree this far both ways
     #: (:data:`~forumcrawl.extractors.arbiter.MARKED_BODY_AGREEMENT`); above 1: always runs.
     marked: float = 2.0
+    #: Per page (by id), the kind model that decides whether it is a list page, where it is
+    #: not ``kinds``: the kinds only one folder has (wcxb-dev's) are held apart by site.
+    list_kinds: dict[int, KindClassifier] = field(default_factory=dict)
 
 
 #: The values tried for the arbiter's ``thread_min``.
@@ -334,26 +342,38 @@ def runs_dom(models: Models, page: Page, ran_ksf: bool) -> bool:
     return not (ran_ksf and page.ksf_thread and thread_wins(models.arbiter, page, cx_only=True))
 
 
-#: :func:`forum_proba`'s answers by model and page, each kept with its model and page (so
-#: that no other object reuses their ids while the cache holds them).
-_FORUM_PROBA: dict[tuple[int, int], tuple[KindClassifier, Page, float]] = {}
+#: :func:`kind_proba`'s answers by model and page, each kept with its model and page (so that
+#: no other object reuses their ids while the cache holds them).
+_KIND_PROBA: dict[tuple[int, int], tuple[KindClassifier, Page, dict[str, float]]] = {}
+
+
+def kind_proba(kinds: KindClassifier, page: Page) -> dict[str, float]:
+    """The kind model's probabilities for ``page``, computed once per model and page: fitting
+    the thresholds scores every page many times."""
+    known = _KIND_PROBA.get((id(kinds), id(page)))
+    if known is None:
+        known = _KIND_PROBA[id(kinds), id(page)] = (kinds, page, kinds.predict_proba(page.signals))
+    return known[2]
 
 
 def forum_proba(kinds: KindClassifier, page: Page) -> float:
-    """The kind model's forum probability of ``page`` (1 without signals), computed once per
-    model and page: fitting the thresholds scores every page many times."""
-    if not page.signals:
-        return 1.0
-    known = _FORUM_PROBA.get((id(kinds), id(page)))
-    if known is None:
-        known = _FORUM_PROBA[id(kinds), id(page)] = (
-            kinds, page, kinds.predict_proba(page.signals).get("forum", 0.0)
-        )
-    return known[2]
+    """The kind model's forum probability of ``page`` (1 without signals)."""
+    return kind_proba(kinds, page).get("forum", 0.0) if page.signals else 1.0
+
+
+def lists(models: Models, page: Page) -> bool:
+    """The cascade reports ``page`` as a list page (:data:`~forumcrawl.pages.LIST_KINDS`) and
+    takes its whole text."""
+    if not page.signals or _chars(page.texts.get("page", "")) < MIN_CHARS:
+        return False
+    kinds = models.list_kinds.get(id(page), models.kinds)
+    return report_kind(kind_proba(kinds, page)) in LIST_KINDS
 
 
 def choose(models: Models, page: Page) -> tuple[str | None, bool]:
     """``(stage, ran_ksf)``: what the arbitrating cascade takes on ``page``."""
+    if lists(models, page):
+        return "page", False
     p_forum = forum_proba(models.kinds, page)
     no_dom = skips_dom(models, page)
     ran = p_forum >= models.gate and not (in_marked_body(models, page) and page.article_marked)
@@ -379,7 +399,7 @@ def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int, flo
         if page.scored:
             f1s.append(page.f1[stage] if stage else 0.0)
         ran += ksf
-        dom += runs_dom(models, page, ksf)
+        dom += stage != "page" and runs_dom(models, page, ksf)
         changed += (stage == "ksf") != (page.cascade_before() == "ksf" and page.ksf_posts >= 2)
     return _mean(f1s), ran / len(pages), changed, dom / len(pages)
 
@@ -391,13 +411,18 @@ def alone(page: Page, stage: str) -> float:
     return page.f1[stage] if page.chars.get(stage, 0) >= MIN_CHARS else 0.0
 
 
-def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
-    """Per folder: held-apart and tuned-on figures, the stages alone, before, trafilatura."""
+def holdout_rows(
+    by_folder: dict[str, list[Page]], site_kinds: dict[int, KindClassifier] | None = None
+) -> list[dict[str, Any]]:
+    """Per folder: held-apart and tuned-on figures, the stages alone, before, trafilatura.
+    ``site_kinds``: the :func:`site_fold_kinds` models that tell the list pages of the folder
+    whose kinds no other folder has."""
     everything = [p for pages in by_folder.values() for p in pages]
     full = fit_models(everything)
     rows = []
     for name, pages in by_folder.items():
         held = fit_models([p for p in everything if p.folder != name])
+        held.list_kinds = site_kinds or {}
         apart, ran, changed, dom = score(held, pages)
         tuned = score(full, pages)[0]
         scored = [p for p in pages if p.scored]
@@ -424,17 +449,25 @@ def holdout_rows(by_folder: dict[str, list[Page]]) -> list[dict[str, Any]]:
     return rows
 
 
-def kind_folds(pages: Sequence[Page], others: Sequence[Page], folds: int = 5) -> dict[str, Any]:
-    """Kinds of ``pages`` (wcxb-dev) predicted by models fit on ``others`` plus the pages of the
-    other folds, folds grouped by site: confusion, non-content pages exported, content withheld."""
+def site_fold_kinds(pages: Sequence[Page], others: Sequence[Page], folds: int = 5) -> dict[int, KindClassifier]:
+    """For each page of ``pages`` (by id), a kind model fit on ``others`` and the pages of the
+    other folds, folds grouped by site: how the kinds only this folder has are held apart."""
     from sklearn.model_selection import GroupKFold
 
     usable = [p for p in pages if p.signals]
-    predicted: dict[int, str] = {}
+    models: dict[int, KindClassifier] = {}
     for train, test in GroupKFold(folds).split(usable, groups=[p.site for p in usable]):
         model = fit_kinds([*others, *(usable[i] for i in train)])
         for i in test:
-            predicted[i] = report_kind(model.predict_proba(usable[i].signals))
+            models[id(usable[i])] = model
+    return models
+
+
+def kind_folds(pages: Sequence[Page], site_kinds: dict[int, KindClassifier]) -> dict[str, Any]:
+    """Kinds of ``pages`` (wcxb-dev) predicted by their :func:`site_fold_kinds` models:
+    confusion, non-content pages exported, content withheld."""
+    usable = [p for p in pages if p.signals]
+    predicted = {i: report_kind(kind_proba(site_kinds[id(p)], p)) for i, p in enumerate(usable)}
     confusion: dict[str, Counter[str]] = defaultdict(Counter)
     for i, page in enumerate(usable):
         confusion[page.kind][predicted[i]] += 1
@@ -490,12 +523,15 @@ def run(
     for folder in folders:
         by_folder[folder.name] = load_pages(folder, work, jobs)
         log(f"{folder.name}: {len(by_folder[folder.name])} pages with candidates")
-    rows = holdout_rows(by_folder)
+    site_kinds: dict[int, KindClassifier] = {}
+    if "wcxb-dev" in by_folder:
+        others = [p for name, pages in by_folder.items() if name != "wcxb-dev" for p in pages]
+        site_kinds = site_fold_kinds(by_folder["wcxb-dev"], others)
+    rows = holdout_rows(by_folder, site_kinds)
     print(format_rows(rows))
     result: dict[str, Any] = {"folders": rows}
     if "wcxb-dev" in by_folder:
-        others = [p for name, pages in by_folder.items() if name != "wcxb-dev" for p in pages]
-        kinds = kind_folds(by_folder["wcxb-dev"], others)
+        kinds = kind_folds(by_folder["wcxb-dev"], site_kinds)
         result["kinds"] = kinds
         print(
             f"\nwcxb-dev kinds, 5 folds grouped by site: non-content pages exported "
