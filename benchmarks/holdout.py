@@ -27,7 +27,6 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -48,9 +47,10 @@ from forumcrawl.extractors.arbiter import (
     thread_agreement,
     thread_lines,
 )
+from forumcrawl.extractors.cx import visible_text
 from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, page_signals
-from forumcrawl.pages import CONTENT_FLOOR, LIST_KINDS, SINGLE_PAGE_MIN_SHARE, STAGES, Cascade
+from forumcrawl.pages import CONTENT_FLOOR, LIST_KINDS, SINGLE_PAGE_MIN_SHARE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import candidates as cand  # noqa: E402  (sibling scripts, not a package)
@@ -167,8 +167,7 @@ def _page_inputs(page: Page, folder: Path, gold_text: str) -> None:
         doc = Document.from_bytes(peers.read_page(folder / "pages" / f"{page.id}{peers.PAGE_SUFFIX}"))
     except (DocumentError, OSError):
         return
-    listed = STAGES["page"](Cascade(arbiter=False), doc, None, datetime.now(timezone.utc))
-    page.texts["page"] = listed.text if listed is not None else ""
+    page.texts["page"] = visible_text(doc)
     page.f1["page"] = text_prf(page.texts["page"], gold_text).f1
     evidence = page_evidence(doc)
     page.signals = page_signals(doc, evidence)
@@ -364,7 +363,7 @@ def forum_proba(kinds: KindClassifier, page: Page) -> float:
 def lists(models: Models, page: Page) -> bool:
     """The cascade reports ``page`` as a list page (:data:`~forumcrawl.pages.LIST_KINDS`) and
     takes its whole text."""
-    if not page.signals or _chars(page.texts.get("page", "")) < MIN_CHARS:
+    if not page.signals or page.chars.get("page", 0) < MIN_CHARS:
         return False
     kinds = models.list_kinds.get(id(page), models.kinds)
     return report_kind(kind_proba(kinds, page)) in LIST_KINDS

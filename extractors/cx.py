@@ -57,6 +57,7 @@ __all__ = [
     "known_lines",
     "page_lines",
     "plot_blocks",
+    "visible_text",
 ]
 
 #: Block thickness K: the paper takes K = 3 lines (it requires K < 5).
@@ -198,6 +199,13 @@ def document_lines(document: Document) -> PageLines:
 def known_lines(document: Document) -> PageLines | None:
     """``document``'s lines when they were cut (see :func:`document_lines`), else None."""
     return document.known("cx.lines")  # type: ignore[no-any-return]
+
+
+def visible_text(document: Document) -> str:
+    """The page's whole visible text: its lines (see :func:`page_lines`) without the blank
+    ones, so without ``<nav>``, ``<aside>``, ``<footer>`` and hidden parts. A list page's
+    content, which the region finders leave out as links."""
+    return "\n".join(line for line in document_lines(document).texts if line)
 
 
 def filled_events(lines: PageLines, reads: Callable[[str], bool]) -> list[Any]:

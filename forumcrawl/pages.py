@@ -44,7 +44,7 @@ from forumcrawl.extractors.arbiter import (
     visible_chars,
     within_body,
 )
-from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, known_lines
+from forumcrawl.extractors.cx import LineBlockExtractor, known_lines, visible_text
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, load_kinds, page_signals
@@ -256,9 +256,9 @@ def _cx_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: dat
 
 
 def _page_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
-    """The page's whole visible text: its lines as CX cuts them, ``<nav>``, ``<aside>``,
-    ``<footer>`` and hidden parts left out. A list page's content (see :data:`LIST_KINDS`)."""
-    text = "\n".join(line for line in document_lines(doc).texts if line)
+    """The page's whole visible text (:func:`visible_text`): a list page's content (see
+    :data:`LIST_KINDS`)."""
+    text = visible_text(doc)
     return Extraction("page", text) if text else None
 
 
