@@ -18,6 +18,7 @@ from forumcrawl.document import Document, DocumentError
 from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import DomDensityExtractor
 from forumcrawl.extractors.ksf import extract_single
+from forumcrawl.pages import own_words, thread_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers  # noqa: E402  (a sibling script, not a package)
@@ -27,7 +28,9 @@ STAGE_NAMES = ("ksf", "dom", "cx")
 
 
 def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
-    """``{"id", "<stage>": text, "ksf_posts": n, "seconds": {stage: s}}`` for one page."""
+    """``{"id", "<stage>": text, "ksf_posts": n, "ksf_quoted": text, "seconds": {stage: s}}`` for
+    one page. ``ksf`` is the posts' own words, which the cascade's thread tests read;
+    ``ksf_quoted`` the thread's text with its quotes, which it exports."""
     record: dict[str, Any] = {"id": page_id, "seconds": {}}
     try:
         doc = Document.from_bytes(body)
@@ -49,7 +52,8 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
         posts = []
         record["ksf_error"] = repr(exc)
     record["seconds"]["ksf"] = time.perf_counter() - started
-    record["ksf"] = "\n\n".join(p.text for p in posts if p.text)
+    record["ksf"] = own_words(posts)
+    record["ksf_quoted"] = thread_text(posts)
     record["ksf_posts"] = len(posts)
     return record
 

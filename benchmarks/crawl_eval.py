@@ -13,7 +13,9 @@ page with no example URL, then:
   strict form of FoCUS's: board lists count as waste here), and fetches per exported thread page;
 - per-page text, posts and fields: each exported thread page against the truth's posts of that
   page, scored by ``forumcrawl.evaluation.evaluate`` (post found at token F1 >= 0.8, author exact,
-  date by its day, floor exact, thread title exact).
+  date by its day, floor exact, thread title exact). A post is its own words (the truth's
+  ``rendered_own_text``), the page's text its posts as the page shows them, quotes included
+  (``rendered_text``; the demo forum's quote and own words).
 
 With ``--pages`` nothing is crawled: every thread page of the truth is fetched, the site's rules
 are learned from them as the crawler learns them (``SiteLearner``'s defaults: a random sample
@@ -126,7 +128,7 @@ def machina_truth(path: Path, zone: str | None = None) -> tuple[str, dict[str, s
             titles[url] = thread["title"]
         for post in thread["posts"]:
             pages[post["page_url"]].append(
-                {"text": post["rendered_own_text"], "author": post["author"],
+                {"text": post["rendered_own_text"], "shown": post["rendered_text"], "author": post["author"],
                  "published": shown_time(post["created"], zone),
                  "floor": post.get("floor")}
             )
@@ -143,7 +145,8 @@ def mock_truth(server: Any) -> tuple[str, Any, dict[str, list[dict[str, Any]]], 
             if truth.broken.get(url, "wrong-charset") != "wrong-charset":
                 continue  # unreadable on purpose; a mislabelled charset still has its posts
             pages[truth.canonical(url)] = [
-                {"text": p.text, "author": p.author, "published": p.published, "floor": p.floor}
+                {"text": p.text, "shown": "\n".join(filter(None, (p.quote, p.text))), "author": p.author,
+                 "published": p.published, "floor": p.floor}
                 for p in posts
             ]
             titles[truth.canonical(url)] = thread.title
@@ -263,8 +266,11 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
     gold_dir.mkdir()
     with (gold_dir / "gold.jsonl").open("w", encoding="utf-8") as fh:
         for url, posts in pages.items():
-            record = {"id": url, "kind": "forum", "title": titles[url], "posts": posts,
-                      "text": "\n\n".join(p["text"] for p in posts)}
+            # A post is scored on its own words, the page's text as the page shows it (quotes
+            # included), as the cascade exports them.
+            record = {"id": url, "kind": "forum", "title": titles[url],
+                      "posts": [{k: v for k, v in p.items() if k != "shown"} for p in posts],
+                      "text": "\n\n".join(p["shown"] for p in posts)}
             fh.write(json.dumps(record, ensure_ascii=False) + "\n")
     predictions = [{**item, "id": url} for url, item in exported.items() if url in pages]
     report = evaluate(gold_dir, predictions)

@@ -142,6 +142,10 @@ def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
         if record is None:
             continue
         texts = {name: record.get(name) or "" for name in cand.STAGE_NAMES}
+        # The cascade exports a thread with its quotes (``ksf_quoted``) and tests whether it is
+        # a thread on its posts' own words (``ksf``); a cache written before has only those.
+        own = texts["ksf"]
+        texts["ksf"] = record.get("ksf_quoted") or own
         gold_text = gold.get("text") if isinstance(gold.get("text"), str) else ""
         page = Page(
             folder=folder.name,
@@ -155,14 +159,15 @@ def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
         )
         if gold["id"] in trafilatura:
             page.trafilatura = text_prf(trafilatura[gold["id"]], gold_text).f1
-        _page_inputs(page, folder, gold_text)
+        _page_inputs(page, folder, gold_text, own)
         pages.append(page)
     return pages
 
 
-def _page_inputs(page: Page, folder: Path, gold_text: str) -> None:
-    """The arbiter's features of each arbitrated candidate, the page's kind signals and its
-    whole text (the ``page`` stage, which a list page gets)."""
+def _page_inputs(page: Page, folder: Path, gold_text: str, own_words: str) -> None:
+    """The arbiter's features of each arbitrated candidate, the page's kind signals, its
+    whole text (the ``page`` stage, which a list page gets) and how far KSF's posts (their
+    ``own_words``) agree with the arbitrated candidates."""
     try:
         doc = Document.from_bytes(peers.read_page(folder / "pages" / f"{page.id}{peers.PAGE_SUFFIX}"))
     except (DocumentError, OSError):
@@ -178,9 +183,9 @@ def _page_inputs(page: Page, folder: Path, gold_text: str) -> None:
         others = [bag for other, bag in bags.items() if other != name]
         page.features[name] = candidate_features(page.texts[name], bags[name], evidence, others)
     if bags:
-        thread = text_tokens(page.texts["ksf"])
+        thread = text_tokens(own_words)
         page.agreement = thread_agreement(thread, list(bags.values()))
-        lines = thread_lines(page.texts["ksf"])
+        lines = thread_lines(own_words)
         page.lead = max(opening_held(lines, page.texts[n]) for n in present)
         if "cx" in bags:
             page.agreement_cx = thread_agreement(thread, [bags["cx"]])

@@ -65,7 +65,9 @@ __all__ = [
     "ValueFilter",
     "ValueVerdict",
     "article_item",
+    "own_words",
     "thread_item",
+    "thread_text",
 ]
 
 logger = logging.getLogger(__name__)
@@ -89,6 +91,22 @@ _ARBITRATED = ("dom", "cx")
 #: to 0.52 (product, service and documentation pages keep the arbiter's text: the whole text
 #: loses on product pages).
 LIST_KINDS = frozenset({"listing", "collection"})
+
+
+def thread_text(posts: Sequence[Post]) -> str:
+    """A thread page's text as a reader sees it: every post in order, each with the quotes it
+    holds (before its own words, where replies put them), blank lines between posts. A post's
+    ``text`` keeps its own words apart; the page's text is what the page shows, as ``dom`` and
+    ``cx`` read it, so that a page keeps or loses its quotes whichever stage reads it."""
+    return "\n\n".join(
+        "\n".join([*p.quotes, p.text] if p.text else p.quotes) for p in posts if p.text or p.quotes
+    )
+
+
+def own_words(posts: Sequence[Post]) -> str:
+    """The posts' own words, quotes left out: what tells a thread from other repeated blocks
+    (a quote repeats another post, or text from elsewhere)."""
+    return "\n\n".join(p.text for p in posts if p.text)
 
 
 def _chars(texts: Iterable[str]) -> int:
@@ -181,7 +199,7 @@ class ValueFilter:
         if posts:
             judged = [dataclasses.replace(p, worthless=bad) for p, bad in zip(posts, worthless)]
             kept = [p for p in judged if not (self.drop and p.worthless)]
-            text = "\n\n".join(p.text for p in kept if p.text) if self.drop else extraction.text
+            text = thread_text(kept) if self.drop else extraction.text
             return dataclasses.replace(extraction, text=text, posts=kept), verdict
         kept_blocks = [b for b, bad in zip(texts, worthless) if not (self.drop and bad)]
         text = "\n".join(kept_blocks) if self.drop else extraction.text
@@ -229,7 +247,7 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
         rule_id = rule.rule_id
     if not posts:
         return None
-    return Extraction("ksf", "\n\n".join(p.text for p in posts if p.text), posts, rule_id)
+    return Extraction("ksf", thread_text(posts), posts, rule_id)
 
 
 def _template_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
@@ -422,7 +440,7 @@ class Cascade:
         assert self.arbiter is not None
         if thread_agreement(bag, [other_bag for _, other_bag in others]) < self.arbiter.thread_min:
             return False
-        lines = thread_lines(thread.text)
+        lines = thread_lines(own_words(thread.posts))
         return any(opening_held(lines, other.text) > 0 for other, _ in others)
 
     def _arbitrate(
@@ -466,7 +484,7 @@ class Cascade:
                 # One KSF post is one block of a longer body: the arbiter decides.
                 outcome.misses.append(name)
             elif name == "ksf":
-                thread, thread_bag = found, page_tokens(doc, found.text)
+                thread, thread_bag = found, page_tokens(doc, own_words(found.posts))
             elif name in _ARBITRATED:
                 candidates[name] = found
                 bags[name] = page_tokens(doc, found.text)

@@ -89,6 +89,11 @@ def items_by_page(truth: SiteTruth, items: list[dict[str, Any]]) -> dict[str, di
     return {truth.canonical(item["url"]): item for item in items}
 
 
+def shown(posts: list[dict[str, Any]]) -> str:
+    """A thread page's text as the README defines it: the kept posts, each with its quotes."""
+    return "\n\n".join("\n".join([*p["quotes"], p["text"]]) for p in posts)
+
+
 def fetched_pages(server: MockForumServer, pages: dict[str, list[str]]) -> list[str]:
     """The page behind every thread URL the crawl fetched: one page has several URLs, and each
     fetched URL is extracted (and judged) before deduplication keeps one item."""
@@ -166,7 +171,7 @@ def test_drop_setting_removes_worthless_replies_and_the_text_follows(tmp_path, s
     for url, item in got.items():
         assert [p["text"] for p in item["posts"]] == kept[url]
         assert all(p["worthless"] is False for p in item["posts"])
-        assert item["text"] == "\n\n".join(kept[url])
+        assert item["text"] == shown(item["posts"])
         assert item["reply_count"] == len(kept[url]) - 1
     dropped = sum(len(pages[url]) - len(kept[url]) for url in set(fetched) if url in pages)
     assert dropped > 0
@@ -218,7 +223,7 @@ def test_extract_command_value_filter_and_drop_worthless(tmp_path):
     for pid in threads:
         kept = [t for t in expected[pid] if t not in CONTENTLESS]
         assert [p["text"] for p in dropped[pid]["posts"]] == kept
-        assert dropped[pid]["text"] == "\n\n".join(kept)
+        assert dropped[pid]["text"] == shown(dropped[pid]["posts"])
         assert dropped[pid]["reply_count"] == max(len(kept) - 1, 0)
     plain, _ = records()
     assert plain[spam_page]["posts"][0]["text"] == SPAM_OPENING
