@@ -46,8 +46,9 @@ from forumcrawl.extractors.arbiter import (
     text_tokens,
     thread_agreement,
     thread_lines,
+    with_hidden_body,
 )
-from forumcrawl.extractors.cx import visible_text
+from forumcrawl.extractors.cx import document_lines, visible_text
 from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, page_signals
 from forumcrawl.pages import CONTENT_FLOOR, LIST_KINDS, SINGLE_PAGE_MIN_SHARE
@@ -94,6 +95,10 @@ class Page:
     #: The page marks its body as an article's (:attr:`~forumcrawl.extractors.arbiter.Evidence.
     #: article_body`): KSF does not run when ``cx`` is that body.
     article_marked: bool = False
+    #: F1 of an arbitrated candidate completed by the parts of the article the page hides but
+    #: declares (:func:`~forumcrawl.extractors.arbiter.with_hidden_body`), where the cascade
+    #: completes it once the arbiter chose it.
+    completed: dict[str, float] = field(default_factory=dict)
     #: The gold gives the page a text. A page without one (seven of wcxb-dev's product, listing,
     #: collection and forum pages) counts for the kind model only: like
     #: :func:`forumcrawl.evaluation.evaluate` (``accuracy.py``), no text F1 is taken of it.
@@ -182,6 +187,9 @@ def _page_inputs(page: Page, folder: Path, gold_text: str, own_words: str) -> No
     for name in present:
         others = [bag for other, bag in bags.items() if other != name]
         page.features[name] = candidate_features(page.texts[name], bags[name], evidence, others)
+        completed = with_hidden_body(page.texts[name], bags[name], evidence, document_lines(doc))
+        if completed is not None:
+            page.completed[name] = text_prf(completed, gold_text).f1
     if bags:
         thread = text_tokens(own_words)
         page.agreement = thread_agreement(thread, list(bags.values()))
@@ -401,7 +409,7 @@ def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int, flo
     for page in pages:
         stage, ksf = choose(models, page)
         if page.scored:
-            f1s.append(page.f1[stage] if stage else 0.0)
+            f1s.append(page.completed.get(stage, page.f1[stage]) if stage else 0.0)
         ran += ksf
         dom += stage != "page" and runs_dom(models, page, ksf)
         changed += (stage == "ksf") != (page.cascade_before() == "ksf" and page.ksf_posts >= 2)

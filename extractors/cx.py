@@ -183,6 +183,9 @@ class PageLines:
     headings: list[lxml.etree._Element] = field(default_factory=list)
     events: list[Any] = field(default_factory=list)
     skipped: list[int] = field(default_factory=list)
+    #: The text of each line blanked as muted, by line number: a page may send part of its
+    #: article hidden (a paywall, a "read more") and say so in its marked body.
+    muted: dict[int, str] = field(default_factory=dict)
 
     @property
     def itemprops(self) -> list[lxml.etree._Element]:
@@ -383,12 +386,14 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
         for other in tree.itersiblings():
             _gather(other, None, marked, hrefs)
     muted_length = sum(lengths[i] for i in muted_lines)
+    blanked: dict[int, str] = {}
     if muted_length < MUTED_RESTORE_RATIO * (sum(lengths) - muted_length):
         for i in muted_lines:  # blanked, not removed: line numbers stay the page's
+            blanked[i] = texts[i]
             texts[i], lengths[i], links[i] = "", 0, 0
     for tag in _HEADINGS:
         found[tag] = [heading for heading in headings if heading.tag == tag]
-    return PageLines(texts, lengths, links, found, marked, hrefs, headings, events, skipped)
+    return PageLines(texts, lengths, links, found, marked, hrefs, headings, events, skipped, blanked)
 
 
 @dataclass(frozen=True)

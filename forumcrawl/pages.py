@@ -42,9 +42,10 @@ from forumcrawl.extractors.arbiter import (
     thread_agreement,
     thread_lines,
     visible_chars,
+    with_hidden_body,
     within_body,
 )
-from forumcrawl.extractors.cx import LineBlockExtractor, known_lines, visible_text
+from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, known_lines, visible_text
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, load_kinds, page_signals
@@ -448,7 +449,7 @@ class Cascade:
     ) -> Extraction | None:
         """A list page's whole text (:data:`LIST_KINDS`); KSF when the page may be a thread and
         KSF splits it into posts; else the arbiter's choice between the arbitrated stages (see
-        the module notes)."""
+        the module notes), with the parts of the article the page hides but declares."""
         assert self.arbiter is not None
         proba = self.kind_proba(doc)
         kind = self.page_kind(doc)
@@ -513,6 +514,11 @@ class Cascade:
             ),
         )
         chosen = candidates[best]
+        # The parts of the article the page hides but declares (a paywall's): see
+        # with_hidden_body; a stage's blocks no longer cover the text, its lines do.
+        completed = with_hidden_body(chosen.text, bags[best], evidence, document_lines(doc))
+        if completed is not None:
+            chosen = dataclasses.replace(chosen, text=completed, blocks=[])
         chosen.page_kind = kind
         return chosen
 

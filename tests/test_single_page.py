@@ -292,6 +292,31 @@ MORE = (
 )
 
 
+def paywalled(hidden: str, declared: str = f"{BODY} {BODY} {MORE}") -> str:
+    """The article with ``hidden`` sent in a hidden block after its paragraphs, its JSON-LD
+    body ``declared``."""
+    block = "".join(f"<p>{s}.</p>" for s in hidden.split(". ") if s)
+    return article().replace(f"{BODY} {BODY}", declared).replace(
+        "</article>", f'<div class="paywall" hidden>{block}</div></article>'
+    )
+
+
+def test_the_hidden_rest_of_a_paywalled_story_completes_its_text():
+    sentences = [s.rstrip(".") for s in MORE.split(". ")]
+    record = extract_bytes(paywalled(MORE).encode(), page_id="p")
+    assert record["method"] in {"dom", "cx"}
+    text = record["text"]
+    assert all(s in text for s in SENTENCES + sentences)
+    assert text.index(SENTENCES[-1]) < text.index(sentences[0])  # in the page's order
+    assert "Election results" not in text and "Copyright" not in text  # muted, not declared
+    # Hidden text the page does not declare stays out, and so does all of it when the page's
+    # body is not declared in JSON-LD.
+    offer = "Subscribe today for one euro a month and read every story on our site. "
+    assert "Subscribe today" not in extract_bytes(paywalled(offer + MORE).encode(), page_id="o")["text"]
+    undeclared = paywalled(MORE).replace('"articleBody"', '"description"')
+    assert sentences[0] not in extract_bytes(undeclared.encode(), page_id="u")["text"]
+
+
 def test_a_text_within_a_longer_marked_body_lies_in_it():
     evidence = page_evidence(Document.from_text(article().replace(f"{BODY} {BODY}", f"{BODY} {BODY} {MORE}")))
     shown = text_tokens(f"{BODY} {BODY}")
