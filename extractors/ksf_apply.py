@@ -647,21 +647,26 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
     if rule.container:  # bodies outside every post (a preview, a sidebar) are not posts
         pairs = [(body, owner) for body, owner in pairs if owner is not None]
     quotes: list[list[str]] = []
-    texts = own_texts([body for body, _ in pairs], (*DEFAULT_EXCLUDE, *rule.exclude), quotes)
-    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement], list[str], list[str]]] = {}
-    for (body, owner), body_text, quoted in zip(pairs, texts, quotes):
+    quote_at: list[list[int]] = []
+    texts = own_texts([body for body, _ in pairs], (*DEFAULT_EXCLUDE, *rule.exclude), quotes, quote_at)
+    grouped: dict[int, tuple[HtmlElement | None, list[HtmlElement], list[str], list[str], list[int]]] = {}
+    for (body, owner), body_text, quoted, places in zip(pairs, texts, quotes, quote_at):
         key = id(owner) if owner is not None else id(body)
-        group = grouped.setdefault(key, (owner, [], [], []))
+        group = grouped.setdefault(key, (owner, [], [], [], []))
         group[1].append(body)
+        # A post of several bodies is their texts joined by blank lines: a quote's place in
+        # its body moves by the length of the bodies before it.
+        before = sum(len(t) + 2 for t in group[2] if t)
         group[2].append(body_text)
         group[3].extend(quoted)
+        group[4].extend(before + place if body_text else max(before - 2, 0) for place in places)
     groups = list(grouped.values())
     first = 1  # a post's floor, where the page numbers none, is its position on the page
     if rule.repeats_first and len(groups) > 1 and later_page(tree, document.url):
         groups, first = groups[1:], 2
     template = _Template()
     posts = []
-    for position, (container, parts, part_texts, quoted) in enumerate(groups, start=first):
+    for position, (container, parts, part_texts, quoted, places) in enumerate(groups, start=first):
         text = "\n\n".join(filter(None, part_texts))
         author = published = raw = None
         floor = None
@@ -685,6 +690,7 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
                 published_raw=raw,
                 text=text,
                 quotes=quoted,
+                quote_at=places,
             )
         )
     return posts

@@ -303,6 +303,9 @@ def element_text(element: HtmlElement, exclude: Sequence[str] = ()) -> str:
 # it into U+FFFD, lxml refuses it in text set by hand), and no tag, entity or line of text spans
 # a line break, so the batch splits back exactly.
 _SEPARATOR = "\n\x00\n"
+#: The line left where a quote was taken out of a body (a private-use character, which no page
+#: text holds and the line clean-up keeps), read back as the quote's place and then removed.
+_QUOTE_MARK = "\ue000"
 
 
 _QUOTE_XPATH = lxml.etree.XPath(
@@ -353,9 +356,11 @@ def element_texts(
         for part in exclusion.find(elements[i], inner_class=_inner_class(elements[i], markup)):
             inner = _markup_text(_markup(part))
             if inner.strip():
-                text = text.replace(inner, "\n", 1)
-                if is_quote(part, inner):
+                if quotes is not None and is_quote(part, inner):
+                    text = text.replace(inner, f"\n{_QUOTE_MARK}\n", 1)
                     quoted.append(_lines(inner))
+                else:
+                    text = text.replace(inner, "\n", 1)
         texts[i] = text
     if len(plain) == 1:
         texts[plain[0]] = _markup_text(markups[plain[0]])
@@ -394,19 +399,54 @@ def own_texts(
     elements: Sequence[HtmlElement],
     exclude: Sequence[str] = DEFAULT_EXCLUDE,
     quotes: list[list[str]] | None = None,
+    quote_at: list[list[int]] | None = None,
 ) -> list[str]:
     """:func:`own_text` of each of ``elements``, the line clean-up done in one pass (see
-    :func:`element_texts`, also for ``quotes``)."""
+    :func:`element_texts`, also for ``quotes``). With ``quotes`` and ``quote_at``, where each
+    quote stood in its body's own text: the offset of the line it came before (the text's
+    length after the last), one list per body, so that the page's text can show it there."""
+    first = len(quotes) if quotes is not None else 0  # the lists element_texts adds
     texts = element_texts(elements, exclude, quotes)
     if len(texts) < 2:
-        return [_lines(strip_notices(text)) for text in texts]
-    cleaned = _lines(_SEPARATOR.join(texts))
-    parts = [part.strip("\n") for part in cleaned.split("\x00")]
-    # A line strip_notices drops starts a line of the cleaned text too: only the texts with
-    # such a line start are read again, one by one.
-    for i in {cleaned.count("\x00", 0, m.start()) for m in _NOTICE_LINE_RE.finditer("\n" + cleaned)}:
-        parts[i] = _lines(strip_notices(texts[i]))
-    return parts
+        parts = [_lines(strip_notices(text)) for text in texts]
+    else:
+        cleaned = _lines(_SEPARATOR.join(texts))
+        parts = [part.strip("\n") for part in cleaned.split("\x00")]
+        # A line strip_notices drops starts a line of the cleaned text too: only the texts with
+        # such a line start are read again, one by one.
+        for i in {cleaned.count("\x00", 0, m.start()) for m in _NOTICE_LINE_RE.finditer("\n" + cleaned)}:
+            parts[i] = _lines(strip_notices(texts[i]))
+    if quotes is None:
+        return parts
+    own = []
+    for part, quoted in zip(parts, quotes[first:]):
+        text, places = _unmarked(part)
+        # A quote whose place did not survive (cut with a signature, or not found in the body's
+        # text) goes first: where replies put their quotes.
+        places += [0] * (len(quoted) - len(places))
+        if quote_at is not None:
+            quote_at.append(places[: len(quoted)])
+        own.append(text)
+    return own
+
+
+def _unmarked(text: str) -> tuple[str, list[int]]:
+    """``text`` without its quote marks, and the offset in it of the line after each mark."""
+    if _QUOTE_MARK not in text:
+        return text, []
+    kept: list[str] = []
+    places: list[int] = []
+    at = 0
+    for line in text.split("\n"):
+        if line.strip() == _QUOTE_MARK:
+            places.append(at)
+            continue
+        line = line.replace(_QUOTE_MARK, "").strip()
+        if line:
+            kept.append(line)
+            at += len(line) + 1
+    own = "\n".join(kept)
+    return own, [min(place, len(own)) for place in places]
 
 
 _INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")

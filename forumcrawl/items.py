@@ -42,6 +42,9 @@ class Post:
     text: str = ""
     #: The text of each quote removed from ``text`` (the quoted post's header included), in order.
     quotes: list[str] = field(default_factory=list)
+    #: Where each quote stood in ``text``: the offset of the line it came before (``len(text)``
+    #: after the last line), so that the page's text shows it in place.
+    quote_at: list[int] = field(default_factory=list)
     #: The Naive Bayes value filter's verdict (``顶``-only replies, ads, signatures): True when
     #: worthless, False when valuable, None when the filter is off
     #: (FORUMCRAWL_VALUE_FILTER_ENABLED).

@@ -96,12 +96,25 @@ LIST_KINDS = frozenset({"listing", "collection"})
 
 def thread_text(posts: Sequence[Post]) -> str:
     """A thread page's text as a reader sees it: every post in order, each with the quotes it
-    holds (before its own words, where replies put them), blank lines between posts. A post's
-    ``text`` keeps its own words apart; the page's text is what the page shows, as ``dom`` and
-    ``cx`` read it, so that a page keeps or loses its quotes whichever stage reads it."""
-    return "\n\n".join(
-        "\n".join([*p.quotes, p.text] if p.text else p.quotes) for p in posts if p.text or p.quotes
-    )
+    holds where they stood (:attr:`Post.quote_at`; before its own words when not known), blank
+    lines between posts. A post's ``text`` keeps its own words apart; the page's text is what
+    the page shows, as ``dom`` and ``cx`` read it, so that a page keeps or loses its quotes
+    whichever stage reads it."""
+    return "\n\n".join(filter(None, map(_shown_text, posts)))
+
+
+def _shown_text(post: Post) -> str:
+    """One post as the page shows it: its own words with its quotes back in place."""
+    if not post.quotes:
+        return post.text
+    places = [*post.quote_at[: len(post.quotes)], *[0] * (len(post.quotes) - len(post.quote_at))]
+    pieces: list[str] = []
+    done = 0
+    for place, quote in sorted(zip(places, post.quotes), key=lambda pair: pair[0]):
+        pieces += (post.text[done:place], quote)
+        done = max(done, place)
+    pieces.append(post.text[done:])
+    return "\n".join(filter(None, (piece.strip("\n") for piece in pieces)))
 
 
 def own_words(posts: Sequence[Post]) -> str:

@@ -64,6 +64,8 @@ def _post(data: Mapping[str, Any], floor: int) -> Post:
         published=data.get("published"),
         published_raw=data.get("published_raw"),
         text=data.get("text") or "",
+        quotes=list(data.get("quotes") or ()),
+        quote_at=list(data.get("quote_at") or ()),
         worthless=data.get("worthless"),
     )
 

@@ -210,20 +210,29 @@ def test_comments_below_a_story_are_not_taken_for_a_thread():
     assert thread is not None and thread.method == "ksf" and len(thread.posts) == len(COMMENTS) + 1
 
 
-def test_a_threads_text_shows_its_quotes_and_its_posts_keep_their_own_words():
-    reply = "That is exactly what happened on our street, the water came in through the cellar door."
-    quoting = f'<blockquote class="quote"><cite>Ann wrote:</cite> {SENTENCES[0]}</blockquote>{reply}'
+def test_a_threads_text_shows_its_quotes_in_place_and_its_posts_keep_their_own_words():
+    answers = [
+        "That is exactly what happened on our street, the water came in through the cellar door.",
+        "And the sirens only started after the bridge was closed, which was far too late for us.",
+    ]
+    quoting = "".join(
+        f'<blockquote class="quote"><cite>Ann wrote:</cite> {said}</blockquote><p>{answer}</p>'
+        for said, answer in zip(SENTENCES, answers)
+    )
     entries = [("Ann", BODY), *COMMENTS[:4], ("Rob", quoting), *COMMENTS[4:]]
     page = f"""<html><head><title>River floods town - Town forum</title></head><body>
 <h1>River floods town</h1>{_comment_list(entries)}<footer>Powered by a forum engine.</footer></body></html>"""
     record = extract_bytes(page.encode(), page_id="q")
     assert record["method"] == "ksf" and len(record["posts"]) == len(entries)
     rob = record["posts"][5]
-    assert rob["text"] == reply and rob["quotes"] == [f"Ann wrote: {SENTENCES[0]}"]
-    # The page's text is what a reader sees: the quote before the reply, the story in the first
-    # post; the post itself keeps its own words.
+    assert rob["text"] == "\n".join(answers)
+    assert rob["quotes"] == [f"Ann wrote: {said}" for said in SENTENCES[:2]]
+    assert rob["quote_at"] == [0, len(answers[0]) + 1]  # before each answer's line
+    # The page's text is what a reader sees: each quote before the answer to it, the story in
+    # the first post; the post itself keeps its own words.
     assert record["text"].count(SENTENCES[0]) == 2
-    assert f"Ann wrote: {SENTENCES[0]}\n{reply}" in record["text"]
+    shown = [f"Ann wrote: {SENTENCES[0]}", answers[0], f"Ann wrote: {SENTENCES[1]}", answers[1]]
+    assert "\n".join(shown) in record["text"]
     assert all(text in record["text"] for _, text in COMMENTS)
 
 
