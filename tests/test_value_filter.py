@@ -90,8 +90,17 @@ def items_by_page(truth: SiteTruth, items: list[dict[str, Any]]) -> dict[str, di
 
 
 def shown(posts: list[dict[str, Any]]) -> str:
-    """A thread page's text as the README defines it: the kept posts, each with its quotes."""
-    return "\n\n".join("\n".join([*p["quotes"], p["text"]]) for p in posts)
+    """A thread page's text as the README defines it: the kept posts, each with its quotes back
+    where they stood (``quote_at``: the offset of the line each came before)."""
+    texts = []
+    for post in posts:
+        text, lines, done = post["text"], [], 0
+        for at, quote in sorted(zip(post["quote_at"], post["quotes"]), key=lambda pair: pair[0]):
+            lines += [text[done:at].strip("\n"), quote]
+            done = at
+        lines.append(text[done:].strip("\n"))
+        texts.append("\n".join(line for line in lines if line))
+    return "\n\n".join(texts)
 
 
 def fetched_pages(server: MockForumServer, pages: dict[str, list[str]]) -> list[str]:
