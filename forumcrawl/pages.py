@@ -107,12 +107,12 @@ def _shown_text(post: Post) -> str:
     """One post as the page shows it: its own words with its quotes back in place."""
     if not post.quotes:
         return post.text
-    places = [*post.quote_at[: len(post.quotes)], *[0] * (len(post.quotes) - len(post.quote_at))]
+    places = [*post.quote_at, *[0] * len(post.quotes)]  # a quote of unknown place goes first
     pieces: list[str] = []
     done = 0
     for place, quote in sorted(zip(places, post.quotes), key=lambda pair: pair[0]):
         pieces += (post.text[done:place], quote)
-        done = max(done, place)
+        done = place
     pieces.append(post.text[done:])
     return "\n".join(filter(None, (piece.strip("\n") for piece in pieces)))
 
@@ -446,15 +446,15 @@ class Cascade:
         return kind
 
     def _thread_wins(
-        self, thread: Extraction, bag: Counter[str], others: Sequence[tuple[Extraction, Counter[str]]]
+        self, lines: frozenset[str], bag: Counter[str], others: Sequence[tuple[Extraction, Counter[str]]]
     ) -> bool:
-        """Whether KSF's posts agree with one of the other candidates enough to be taken, and
-        hold some of the opening of one's text (a thread's first post opens the page's main
-        text; an article's comments follow it, see :func:`opening_held`)."""
+        """Whether KSF's posts (the :func:`thread_lines` and words of their own words) agree with
+        one of the other candidates enough to be taken, and hold some of the opening of one's
+        text (a thread's first post opens the page's main text; an article's comments follow
+        it, see :func:`opening_held`)."""
         assert self.arbiter is not None
         if thread_agreement(bag, [other_bag for _, other_bag in others]) < self.arbiter.thread_min:
             return False
-        lines = thread_lines(own_words(thread.posts))
         return any(opening_held(lines, other.text) > 0 for other, _ in others)
 
     def _arbitrate(
@@ -477,6 +477,7 @@ class Cascade:
         bags: dict[str, Counter[str]] = {}
         thread: Extraction | None = None
         thread_bag: Counter[str] = Counter()
+        thread_own: frozenset[str] = frozenset()
         # The cheap stage first. dom is not needed when cx's text is the body the page marks,
         # nor when KSF's posts already agree with cx enough to win; KSF is not needed when cx's
         # text lies in the body the page marks as an article's (a thread's posts are no article
@@ -490,7 +491,7 @@ class Cascade:
                 continue
             if name == "dom" and "cx" in bags and (
                 cx_marked
-                or (thread is not None and self._thread_wins(thread, thread_bag, [(candidates["cx"], bags["cx"])]))
+                or (thread is not None and self._thread_wins(thread_own, thread_bag, [(candidates["cx"], bags["cx"])]))
             ):
                 continue
             found = self._try(name, doc, model, now, outcome)
@@ -498,7 +499,8 @@ class Cascade:
                 # One KSF post is one block of a longer body: the arbiter decides.
                 outcome.misses.append(name)
             elif name == "ksf":
-                thread, thread_bag = found, page_tokens(doc, own_words(found.posts))
+                own = own_words(found.posts)  # a thread is told by its own words, not its quotes
+                thread, thread_bag, thread_own = found, page_tokens(doc, own), thread_lines(own)
             elif name in _ARBITRATED:
                 candidates[name] = found
                 bags[name] = page_tokens(doc, found.text)
@@ -507,7 +509,7 @@ class Cascade:
                     cx_in_body = cx_marked or within_body(bags["cx"], evidence)
         if thread is not None and (
             not candidates
-            or self._thread_wins(thread, thread_bag, [(candidates[name], bags[name]) for name in candidates])
+            or self._thread_wins(thread_own, thread_bag, [(candidates[name], bags[name]) for name in candidates])
         ):
             thread.page_kind = kind
             return thread
