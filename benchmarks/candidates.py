@@ -17,7 +17,7 @@ from typing import Any
 from forumcrawl.document import Document, DocumentError
 from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import DomDensityExtractor
-from forumcrawl.extractors.ksf import extract_single
+from forumcrawl.extractors.ksf import apply_rule, comments_on_first, single_rule
 from forumcrawl.pages import own_words, thread_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -28,9 +28,11 @@ STAGE_NAMES = ("ksf", "dom", "cx")
 
 
 def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
-    """``{"id", "<stage>": text, "ksf_posts": n, "ksf_quoted": text, "seconds": {stage: s}}`` for
-    one page. ``ksf`` is the posts' own words, which the cascade's thread tests read;
-    ``ksf_quoted`` the thread's text with its quotes, which it exports."""
+    """``{"id", "<stage>": text, "ksf_posts": n, "ksf_quoted": text, "ksf_commented": bool,
+    "seconds": {stage: s}}`` for one page. ``ksf`` is the posts' own words, which the cascade's
+    thread tests read; ``ksf_quoted`` the thread's text with its quotes, which it exports;
+    ``ksf_commented`` whether the posts are an article with its readers' comments
+    (:func:`~forumcrawl.extractors.ksf.comments_on_first`)."""
     record: dict[str, Any] = {"id": page_id, "seconds": {}}
     try:
         doc = Document.from_bytes(body)
@@ -46,8 +48,11 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
     record["dom"] = DomDensityExtractor().extract(doc).text
     record["seconds"]["dom"] = time.perf_counter() - started
     started = time.perf_counter()
+    commented = False
     try:
-        posts = extract_single(doc)
+        rule = single_rule(doc)
+        posts = apply_rule(rule, doc) if rule is not None else []
+        commented = rule is not None and doc.tree is not None and comments_on_first(doc.tree, rule, posts)
     except Exception as exc:  # noqa: BLE001  (a stage failure is a miss, as in the cascade)
         posts = []
         record["ksf_error"] = repr(exc)
@@ -55,6 +60,7 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
     record["ksf"] = own_words(posts)
     record["ksf_quoted"] = thread_text(posts)
     record["ksf_posts"] = len(posts)
+    record["ksf_commented"] = commented
     return record
 
 

@@ -103,6 +103,9 @@ class Page:
     #: collection and forum pages) counts for the kind model only: like
     #: :func:`forumcrawl.evaluation.evaluate` (``accuracy.py``), no text F1 is taken of it.
     scored: bool = True
+    #: KSF's posts are an article with its readers' comments
+    #: (:func:`~forumcrawl.extractors.ksf.comments_on_first`).
+    commented: bool = False
 
     @cached_property
     def chars(self) -> dict[str, int]:
@@ -111,10 +114,12 @@ class Page:
 
     @property
     def ksf_thread(self) -> bool:
-        """Single-page KSF splits the page into posts and holds enough of its text."""
+        """Single-page KSF splits the page into posts that are no article with its comments, and
+        holds enough of its text."""
         ksf = self.chars.get("ksf", 0)
         return (
             self.ksf_posts >= 2
+            and not self.commented
             and ksf >= MIN_CHARS
             and ksf >= SINGLE_PAGE_MIN_SHARE * self.chars.get("cx", 0)
         )
@@ -159,6 +164,7 @@ def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
             site=urlsplit(gold.get("url") or "").hostname or gold["id"],
             texts=texts,
             ksf_posts=int(record.get("ksf_posts") or 0),
+            commented=bool(record.get("ksf_commented")),
             f1={name: text_prf(text, gold_text).f1 for name, text in texts.items()},
             scored=isinstance(gold.get("text"), str),
         )

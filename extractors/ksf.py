@@ -40,6 +40,7 @@ from forumcrawl.extractors.ksf_apply import (
     MAX_AUTHOR_CHARS,
     KsfRule,
     apply_rule,
+    comments_on_first,
     field_text,
     later_page,
     select,
@@ -70,10 +71,12 @@ __all__ = [
     "Line",
     "apply_rule",
     "body_coverage",
+    "comments_on_first",
     "extract_single",
     "ksf_weights",
     "page_lines",
     "scoring",
+    "single_rule",
     "with_site_pages",
 ]
 
@@ -1087,20 +1090,20 @@ def body_coverage(tree: HtmlElement, bodies: Sequence[HtmlElement], lines: Seque
     return covered / total if total else 1.0
 
 
-def extract_single(document: Document, *, now: datetime | None = None, min_posts: int = 1) -> list[Post]:
-    """Posts of one page with no other page of its site at hand (single-page KSF).
+def single_rule(document: Document, *, min_posts: int = 1) -> KsfRule | None:
+    """The KSF rule of one page with no other page of its site at hand (single-page KSF).
 
-    Returns an empty list when the page has no text to score, or when the learned body is not
-    credible (judged as soon as body and container are learned, before the fields): a
-    code/quote/signature block, or bodies holding too little of the page's prose (less is asked
-    of bodies that sit in repeated post containers). The cascade then falls
-    back to its next stage, which does better than a confidently wrong region. With
-    ``min_posts``, also when the page cannot give that many posts (fewer bodies), learned no
-    further than the body (a caller that wants a thread has no use for one post).
+    None when the page has no text to score, or when the learned body is not credible (judged
+    as soon as body and container are learned, before the fields): a code/quote/signature
+    block, or bodies holding too little of the page's prose (less is asked of bodies that sit
+    in repeated post containers). The cascade then falls back to its next stage, which does
+    better than a confidently wrong region. With ``min_posts``, also when the page cannot give
+    that many posts (fewer bodies), learned no further than the body (a caller that wants a
+    thread has no use for one post).
     """
     tree = document.tree
     if tree is None:
-        return []
+        return None
 
     def credible(body: str, container: str | None) -> bool:
         if _noise_body(body):
@@ -1109,7 +1112,12 @@ def extract_single(document: Document, *, now: datetime | None = None, min_posts
         return body_coverage(tree, select(tree, body), _lines(document)) >= needed
 
     try:
-        rule = KeywordScoringExtractor(min_bodies=min_posts).fit([document], credible=credible).rule_
+        return KeywordScoringExtractor(min_bodies=min_posts).fit([document], credible=credible).rule_
     except ValueError:
-        return []
-    return apply_rule(rule, document, now=now)
+        return None
+
+
+def extract_single(document: Document, *, now: datetime | None = None, min_posts: int = 1) -> list[Post]:
+    """Posts of one page by its :func:`single_rule`; an empty list without one."""
+    rule = single_rule(document, min_posts=min_posts)
+    return apply_rule(rule, document, now=now) if rule is not None else []

@@ -47,6 +47,7 @@ __all__ = [
     "KsfRule",
     "RepeatedPosts",
     "apply_rule",
+    "comments_on_first",
     "field_text",
     "first_match",
     "later_page",
@@ -155,6 +156,40 @@ def select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
     if not selector:
         return []
     return outermost(*_matches(tree, selector))
+
+
+#: The word blog and news engines put in the class or id of their readers' comments
+#: (WordPress ``commentlist``, Disqus ``dsq-comment``, Drupal ``comment-wrapper``).
+_COMMENT_NAME = "comment"
+
+
+def _in_comments(element: HtmlElement) -> bool:
+    """``element`` or an ancestor of it is named as a comment by its class or id."""
+    for node in (element, *element.iterancestors()):
+        for name in (node.get("class"), node.get("id")):
+            if name and _COMMENT_NAME in name.lower():
+                return True
+    return False
+
+
+def comments_on_first(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -> bool:
+    """Whether ``posts``, read from ``tree`` by ``rule``, are an article with its readers'
+    comments rather than a thread: the page names most posts after the first as comments (by
+    their container's or body's class or id, or an ancestor's) and not the first, and the first
+    holds at least half of their words. Forum engines name replies comments too (Vanilla,
+    Lemmy), but their opening post is one post among the others; an article is the page's main
+    text, its comments reactions to it."""
+    pairs = _posts_of(tree, rule.body, rule.container)
+    # One element per post, as apply_rule groups them: its container, else its body.
+    heads = list({id(o if o is not None else b): o if o is not None else b
+                  for b, o in pairs if o is not None or not rule.container}.values())
+    heads = heads[len(heads) - len(posts):]  # a later page may leave out a repeated first post
+    if len(posts) < 2 or len(heads) != len(posts) or _in_comments(heads[0]):
+        return False
+    if 2 * sum(map(_in_comments, heads[1:])) <= len(heads) - 1:
+        return False
+    sizes = [len("".join(post.text.split())) for post in posts]
+    return 2 * sizes[0] >= sum(sizes)
 
 
 @lru_cache(maxsize=1024)

@@ -49,7 +49,7 @@ from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, known_l
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, load_kinds, page_signals
-from forumcrawl.extractors.ksf import KsfRule, apply_rule, extract_single
+from forumcrawl.extractors.ksf import KsfRule, apply_rule, comments_on_first, single_rule
 from forumcrawl.extractors.ksf_apply import RepeatedPosts, later_page
 from forumcrawl.extractors.navigation import ThreadIdentity
 from forumcrawl.extractors.text import language
@@ -143,6 +143,9 @@ class Extraction:
     #: The page's kind when the kind model read it (see :mod:`forumcrawl.extractors.kinds`):
     #: ``article``, ``forum``, or a non-content kind such as ``listing``; None when not read.
     page_kind: str | None = None
+    #: Single-page KSF: the posts are an article with its readers' comments
+    #: (:func:`~forumcrawl.extractors.ksf.comments_on_first`).
+    commented: bool = False
 
 
 @dataclass
@@ -243,7 +246,10 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
     if rule_data is None:
         # The arbiter takes KSF's posts only as a thread (two or more): learn no further on a
         # page that cannot give two.
-        posts = extract_single(doc, now=now, min_posts=2 if cascade.arbitrates(model) else 1)
+        single = single_rule(doc, min_posts=2 if cascade.arbitrates(model) else 1)
+        posts = apply_rule(single, doc, now=now) if single is not None else []
+        tree = doc.tree
+        commented = tree is not None and single is not None and comments_on_first(tree, single, posts)
         rule_id = None
         # A thread's posts are compared with the line-block text quotes included (a reply that
         # is mostly a quote is still a post); one body alone is an article, its quotes its own.
@@ -259,9 +265,10 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
             later = key.page > 1 if key.page is not None else later_page(doc.tree, doc.url)
             posts = cascade.repeated.filter(doc.url, f"{doc.site} {key.thread}", later, posts)
         rule_id = rule.rule_id
+        commented = False
     if not posts:
         return None
-    return Extraction("ksf", thread_text(posts), posts, rule_id)
+    return Extraction("ksf", thread_text(posts), posts, rule_id, commented=commented)
 
 
 def _template_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
@@ -495,8 +502,9 @@ class Cascade:
             ):
                 continue
             found = self._try(name, doc, model, now, outcome)
-            if found is None or (name == "ksf" and len(found.posts) < 2):
-                # One KSF post is one block of a longer body: the arbiter decides.
+            if found is None or (name == "ksf" and (len(found.posts) < 2 or found.commented)):
+                # One KSF post is one block of a longer body, and an article with its comments
+                # is no thread: the arbiter decides.
                 outcome.misses.append(name)
             elif name == "ksf":
                 own = own_words(found.posts)  # a thread is told by its own words, not its quotes

@@ -23,7 +23,7 @@ from forumcrawl.extractors.arbiter import (
     within_body,
 )
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
-from forumcrawl.extractors.ksf import extract_single
+from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_rule
 from forumcrawl.offline import ExtractOptions, extract_bytes
 from forumcrawl.pages import Cascade
 
@@ -208,6 +208,46 @@ def test_comments_below_a_story_are_not_taken_for_a_thread():
     # The same words as a thread, the story its first post: KSF's posts open the page's text.
     thread = cascade.run(Document.from_text(forum_thread())).extraction
     assert thread is not None and thread.method == "ksf" and len(thread.posts) == len(COMMENTS) + 1
+
+
+def blog_with_shared_markup(engine: str = "blog") -> str:
+    """A story whose body and each reader's comment sit in the same ``div.entry-text`` (one
+    template for every text the blog engine prints); ``engine="forum"``: the same markup as a
+    forum that names its replies comments (Vanilla, Lemmy), the opening post one of them in size."""
+    story = "\n".join(f"<p>{s} {s}</p>" for s in SENTENCES) if engine == "blog" else f"<p>{SENTENCES[0]}</p>"
+    comments = "".join(
+        f'<li class="comment" id="comment-{i}"><span class="author">{who}</span> '
+        f'<div class="entry-text"><p>{text}</p></div></li>'
+        for i, (who, text) in enumerate(COMMENTS[:4])
+    )
+    return f"""<html><head><title>River floods town</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/about">About</a></div>
+<div class="post"><h1>River floods town</h1><div class="entry-text">{story}</div></div>
+<div id="comments"><ol class="commentlist">{comments}</ol></div>
+<footer>Powered by an engine.</footer></body></html>"""
+
+
+def test_an_article_whose_comments_share_its_markup_is_no_thread():
+    doc = Document.from_text(blog_with_shared_markup())
+    rule = single_rule(doc, min_posts=2)
+    assert rule is not None
+    posts = apply_rule(rule, doc)
+    assert len(posts) == 5 and SENTENCES[0] in posts[0].text  # the story and four comments
+    assert comments_on_first(doc.tree, rule, posts)
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # the page reaches KSF
+    outcome = cascade.run(doc)
+    assert outcome.extraction is not None and outcome.extraction.method in {"dom", "cx"}
+    assert all(s in outcome.extraction.text for s in SENTENCES)
+    assert COMMENTS[0][1] not in outcome.extraction.text
+    # The same markup with an opening post no longer than a reply: a forum that names its
+    # replies comments stays a thread, and so does a page that names every post a comment.
+    forum = Document.from_text(blog_with_shared_markup("forum"))
+    rule = single_rule(forum, min_posts=2)
+    assert rule is not None and not comments_on_first(forum.tree, rule, apply_rule(rule, forum))
+    every = Document.from_text(blog_with_shared_markup().replace('class="post"', 'class="comment-first"'))
+    rule = single_rule(every, min_posts=2)
+    assert rule is not None and not comments_on_first(every.tree, rule, apply_rule(rule, every))
 
 
 def test_a_threads_text_shows_its_quotes_in_place_and_its_posts_keep_their_own_words():
