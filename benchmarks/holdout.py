@@ -41,6 +41,7 @@ from forumcrawl.extractors.arbiter import (
     MARKED_BODY_AGREEMENT,
     Arbiter,
     candidate_features,
+    dated_list_beyond,
     opening_held,
     page_evidence,
     text_tokens,
@@ -401,7 +402,10 @@ def choose(models: Models, page: Page) -> tuple[str | None, bool]:
         return None, ran
     if no_dom:
         return "cx", ran
-    return _arbitrated(models.arbiter, page), ran
+    best = _arbitrated(models.arbiter, page)
+    if best == "cx" and "dom" in page.features and dated_list_beyond(page.texts["cx"], page.texts["dom"]):
+        return "dom", ran
+    return best, ran
 
 
 def _mean(values: Sequence[float]) -> float:

@@ -30,6 +30,7 @@ import lxml.etree
 
 from forumcrawl.document import Document
 from forumcrawl.extractors.cx import PageLines, document_lines
+from forumcrawl.extractors.dates import find_time
 
 __all__ = [
     "FEATURES",
@@ -38,6 +39,7 @@ __all__ = [
     "Arbiter",
     "Evidence",
     "candidate_features",
+    "dated_list_beyond",
     "load_arbiter",
     "marks_body",
     "opening_held",
@@ -153,6 +155,29 @@ def thread_lines(text: str) -> frozenset[str]:
     """A thread's text as the set of its lines, each with its whitespace normalised (the
     stages write a line's blanks alike, but not always)."""
     return frozenset(" ".join(line.split()) for line in text.split("\n"))
+
+
+def dated_list_beyond(text: str, other: str) -> bool:
+    """Whether what ``text`` adds to ``other`` is a list of dated items: two or more of the
+    lines it holds beyond ``other`` are mostly a date or time (the time written takes half the
+    line or more).
+
+    A region that runs on past the article into the teasers of other stories, an archive or
+    readers' comments carries a date per item ("November 12", "强图打榜 2024-05-23 09:41"); an
+    article's own body has one dateline at most, at its top. When the arbiter prefers ``cx``'s
+    longer text for such an addition, ``dom``'s is the article."""
+    known = {" ".join(line.split()) for line in other.split("\n")}
+    dated = 0
+    for raw in text.split("\n"):
+        line = " ".join(raw.split())
+        if not line or line in known:
+            continue
+        found = find_time(line)
+        if found is not None and 2 * len(found) >= len(line):
+            dated += 1
+            if dated == 2:
+                return True
+    return False
 
 
 def opening_held(thread: frozenset[str], text: str) -> float:

@@ -33,6 +33,7 @@ from forumcrawl.extractors import fields
 from forumcrawl.extractors.arbiter import (
     Arbiter,
     candidate_features,
+    dated_list_beyond,
     load_arbiter,
     marks_body,
     opening_held,
@@ -536,6 +537,9 @@ class Cascade:
                 name,
             ),
         )
+        if best == "cx" and "dom" in candidates:
+            if dated_list_beyond(candidates["cx"].text, candidates["dom"].text):
+                best = "dom"  # cx ran on past the article into a list of dated teasers or comments
         chosen = candidates[best]
         # The parts of the article the page hides but declares (a paywall's): see
         # with_hidden_body; a stage's blocks no longer cover the text, its lines do.

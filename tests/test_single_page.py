@@ -11,8 +11,10 @@ import pytest
 
 from forumcrawl.document import Document
 from forumcrawl.extractors.arbiter import (
+    FEATURES,
     Arbiter,
     candidate_features,
+    dated_list_beyond,
     marks_body,
     opening_held,
     page_evidence,
@@ -248,6 +250,46 @@ def test_an_article_whose_comments_share_its_markup_is_no_thread():
     every = Document.from_text(blog_with_shared_markup().replace('class="post"', 'class="comment-first"'))
     rule = single_rule(every, min_posts=2)
     assert rule is not None and not comments_on_first(every.tree, rule, apply_rule(rule, every))
+
+
+TEASERS = [
+    "The ferry resumes service after the winter break.",
+    "A new school opens on the hill for two hundred pupils.",
+    "The market square gets new lights and benches.",
+]
+
+
+def test_a_list_of_dated_items_beyond_the_other_text_is_told():
+    story = "\n".join(SENTENCES)
+    dated = "\n".join(f"{t}\nNovember {12 - i}, 2012" for i, t in enumerate(TEASERS))
+    assert dated_list_beyond(f"{story}\n{dated}", story)
+    assert dated_list_beyond(f"{story}\n相关新闻\n强图打榜 2024-05-23 09:41:17\n强图打榜 2024-05-22 23:33:39", story)
+    # One dateline is an article's own; a date inside a sentence does not make the line a date;
+    # dated lines the other text holds too add nothing.
+    assert not dated_list_beyond(f"March 3, 2024\n{story}\n{TEASERS[0]}", story)
+    sentences = "\n".join(f"{t} It opened on November {12 - i}, 2012 after a long wait." for i, t in enumerate(TEASERS))
+    assert not dated_list_beyond(f"{story}\n{sentences}", story)
+    assert not dated_list_beyond(f"{story}\n{dated}", f"{story}\n{dated}")
+
+
+def test_cx_running_past_the_article_into_dated_teasers_gives_way_to_dom():
+    story = "".join(f"<p>{s} {s}</p>" for s in SENTENCES)
+    teasers = "".join(f"<p>{t}</p><p>November {12 - i}, 2012</p>" for i, t in enumerate(TEASERS))
+    page = f"""<html><head><title>River floods town</title></head><body>
+<div class="menu"><a href="/">Home</a></div><h1>River floods town</h1><div class="story">{story}</div>
+<div class="related">{teasers}</div><footer>Copyright</footer></body></html>"""
+    cascade = Cascade()
+    assert TEASERS[0] in cascade.cx_text(Document.from_text(page))  # cx reads on into the teasers
+    # An arbiter that would take cx's text on any page: its dated list beyond dom's text is
+    # what makes the cascade keep dom's.
+    cascade.arbiter = Arbiter(
+        weights={name: [0.0] * len(FEATURES) for name in ("cx", "dom")}, intercepts={"cx": 1.0, "dom": 0.0}
+    )
+    found = cascade.run(Document.from_text(page)).extraction
+    assert found is not None and found.method == "dom"
+    assert SENTENCES[-1] in found.text and TEASERS[0] not in found.text
+    plain = cascade.run(Document.from_text(page.replace(", 2012", " stories"))).extraction
+    assert plain is not None and plain.method == "cx"
 
 
 def test_a_threads_text_shows_its_quotes_in_place_and_its_posts_keep_their_own_words():
