@@ -1,11 +1,13 @@
 """Leave-one-folder-out figures of every choice the single-page cascade learns from the folders.
 
-Five things are fit on the evaluation folders: the kind model (``extractors/kinds.py``), the
+Six things are fit on the evaluation folders: the kind model (``extractors/kinds.py``), the
 KSF gate (the forum probability under which single-page KSF does not run), the arbiter between
 ``dom`` and ``cx`` (``extractors/arbiter.py``), the agreement with them KSF's posts need to
-win (``thread_min``) and the agreement of ``cx`` with the page's marked body at which ``dom``
+win (``thread_min``), the agreement of ``cx`` with the page's marked body at which ``dom``
 does not run (nor KSF, when the page marks that body as an article's and that share of
-``cx``'s words lie in it, though they hold only part of it). For each folder this fits all five on the *other* folders and scores the folder
+``cx``'s words lie in it, though they hold only part of it) and the share of a page's prose
+under which the arbiter's text gives way to the whole page's on a page likelier a list
+(``list_share``; wcxb-dev's own is chosen on its other site folds). For each folder this fits all six on the *other* folders and scores the folder
 with them (held-apart), and prints that beside the
 figure of the same choices fit on every folder (tuned-on), each stage alone, the cascade as it
 was (first stage with enough text: ``ksf`` > ``dom`` > ``cx``) and trafilatura when its
@@ -273,6 +275,9 @@ class Models:
     #: Per page (by id), the kind model that decides whether it is a list page, where it is
     #: not ``kinds``: the kinds only one folder has (wcxb-dev's) are held apart by site.
     list_kinds: dict[int, KindClassifier] = field(default_factory=dict)
+    #: On a page the kind model finds likelier a list than content, the arbiter's text gives way
+    #: to the whole page's when it holds less than this share of the page's prose (0: never).
+    list_share: float = 0.0
 
 
 #: The values tried for the arbiter's ``thread_min``.
@@ -389,6 +394,20 @@ def lists(models: Models, page: Page) -> bool:
     return report_kind(kind_proba(kinds, page)) in LIST_KINDS
 
 
+def list_region(models: Models, page: Page, stage: str) -> bool:
+    """The arbiter's ``stage`` is one item of a list page: the kind model finds ``page``
+    likelier a listing or collection than an article or forum thread, and the stage's text
+    holds less than ``Models.list_share`` of the page's prose."""
+    if models.list_share <= 0 or not page.signals or stage not in page.features:
+        return False
+    if page.chars.get("page", 0) < MIN_CHARS:
+        return False
+    proba = kind_proba(models.list_kinds.get(id(page), models.kinds), page)
+    if sum(proba.get(k, 0.0) for k in LIST_KINDS) <= sum(proba.get(k, 0.0) for k in CONTENT_KINDS):
+        return False
+    return dict(zip(FEATURES, page.features[stage]))["page_share"] < models.list_share
+
+
 def choose(models: Models, page: Page) -> tuple[str | None, bool]:
     """``(stage, ran_ksf)``: what the arbitrating cascade takes on ``page``."""
     if lists(models, page):
@@ -401,11 +420,12 @@ def choose(models: Models, page: Page) -> tuple[str | None, bool]:
     if not page.features:
         return None, ran
     if no_dom:
-        return "cx", ran
-    best = _arbitrated(models.arbiter, page)
-    if best == "cx" and "dom" in page.features and dated_list_beyond(page.texts["cx"], page.texts["dom"]):
-        return "dom", ran
-    return best, ran
+        best = "cx"
+    else:
+        best = _arbitrated(models.arbiter, page)
+        if best == "cx" and "dom" in page.features and dated_list_beyond(page.texts["cx"], page.texts["dom"]):
+            best = "dom"
+    return ("page" if list_region(models, page, best) else best), ran
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -433,6 +453,35 @@ def alone(page: Page, stage: str) -> float:
     return page.f1[stage] if page.chars.get(stage, 0) >= MIN_CHARS else 0.0
 
 
+#: The values tried for ``Models.list_share`` (0: the arbiter's text is always kept).
+LIST_SHARE_GRID = (0.0, 0.1, 0.2, 0.25, 0.3, 1 / 3, 0.4, 0.5)
+
+
+def fit_list_share(models: Models, pages: Sequence[Page]) -> float:
+    """The value of :data:`LIST_SHARE_GRID` with the best mean F1 over the folders of ``pages``,
+    each weighing the same (the smaller on a tie); sets it on ``models``. wcxb-dev's pages are
+    read by their ``list_kinds`` models, so that their list probabilities are held apart."""
+    by_folder: dict[str, list[Page]] = defaultdict(list)
+    for page in pages:
+        by_folder[page.folder].append(page)
+    best = (float("-inf"), 0.0)
+    for value in LIST_SHARE_GRID:
+        models.list_share = value
+        mean = _mean([score(models, folder)[0] for folder in by_folder.values()])
+        if mean > best[0] + 1e-9:
+            best = (mean, value)
+    models.list_share = best[1]
+    return best[1]
+
+
+def _site_folds(pages: Sequence[Page], site_kinds: dict[int, KindClassifier]) -> list[list[Page]]:
+    """``pages`` grouped by the :func:`site_fold_kinds` model that holds them apart."""
+    folds: dict[int, list[Page]] = defaultdict(list)
+    for page in pages:
+        folds[id(site_kinds.get(id(page)))].append(page)
+    return list(folds.values())
+
+
 def holdout_rows(
     by_folder: dict[str, list[Page]], site_kinds: dict[int, KindClassifier] | None = None
 ) -> list[dict[str, Any]]:
@@ -441,11 +490,29 @@ def holdout_rows(
     whose kinds no other folder has."""
     everything = [p for pages in by_folder.values() for p in pages]
     full = fit_models(everything)
+    full.list_kinds = site_kinds or {}
+    fit_list_share(full, everything)
     rows = []
     for name, pages in by_folder.items():
-        held = fit_models([p for p in everything if p.folder != name])
+        training = [p for p in everything if p.folder != name]
+        held = fit_models(training)
         held.list_kinds = site_kinds or {}
-        apart, ran, changed, dom = score(held, pages)
+        if site_kinds and any(id(p) in site_kinds for p in pages):
+            # The list share of a folder whose kinds no other folder has is chosen with its
+            # other site folds among the training pages, each fold scored apart.
+            folds = _site_folds(pages, site_kinds)
+            weighed = []
+            for fold in folds:
+                chosen = {id(p) for p in fold}
+                fit_list_share(held, [*training, *(p for p in pages if id(p) not in chosen)])
+                scored_fold = [p for p in fold if p.scored]
+                weighed.append((score(held, fold)[0], len(scored_fold)))
+            apart = sum(v * n for v, n in weighed if n) / sum(n for _, n in weighed)
+            fit_list_share(held, training)
+            _, ran, changed, dom = score(held, pages)
+        else:
+            fit_list_share(held, training)
+            apart, ran, changed, dom = score(held, pages)
         tuned = score(full, pages)[0]
         scored = [p for p in pages if p.scored]
         stages = {s: _mean([alone(p, s) for p in scored]) for s in cand.STAGE_NAMES}
@@ -462,6 +529,7 @@ def holdout_rows(
                 "ksf_ran": ran,
                 "dom_ran": dom,
                 "marked_held_apart": held.marked,
+                "list_share_held_apart": held.list_share,
                 "thread_changed": changed,
                 "before": before,
                 **{f"alone_{s}": v for s, v in stages.items()},
@@ -521,8 +589,8 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     lines = [
         "| folder | pages | held-apart | tuned-on | before | ksf alone | dom alone | cx alone "
         "| trafilatura | KSF ran | dom ran | thread decisions changed | gate | thread_min "
-        "| marked |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| marked | list share |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
@@ -531,7 +599,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
             f"| {_cell(row['alone_dom'])} | {_cell(row['alone_cx'])} | {_cell(row['trafilatura'])} "
             f"| {row['ksf_ran']:.0%} | {row['dom_ran']:.0%} | {row['thread_changed']} "
             f"| {row['gate_held_apart']:.3f} | {row['thread_min_held_apart']:.1f} "
-            f"| {row['marked_held_apart']:.2f} |"
+            f"| {row['marked_held_apart']:.2f} | {row['list_share_held_apart']:.2f} |"
         )
     return "\n".join(lines)
 
@@ -566,9 +634,12 @@ def run(
         everything = [p for pages in by_folder.values() for p in pages]
         models = fit_models(everything)
         models.kinds.forum_gate = models.gate
+        models.list_kinds = site_kinds
+        models.kinds.list_share = fit_list_share(models, everything)
         KINDS_MODEL.write_text(json.dumps(models.kinds.to_dict(), indent=1) + "\n", encoding="utf-8")
         ARBITER_MODEL.write_text(json.dumps(models.arbiter.to_dict(), indent=1) + "\n", encoding="utf-8")
         log(f"models fit on {len(everything)} pages written to {KINDS_MODEL} and {ARBITER_MODEL}")
+        log(f"list share fit on every folder: {models.list_share:.3f}")
         log(f"marked-body agreement fit on every folder: {models.marked} "
             f"(arbiter.py: {MARKED_BODY_AGREEMENT})")
     return result

@@ -185,6 +185,11 @@ class KindClassifier:
     #: of the forum pages it was fit on whose posts the cascade takes, so that none of them
     #: loses its posts.
     forum_gate: float = 0.0
+    #: On a page this model finds likelier a listing or collection than an article or forum
+    #: thread, the arbiter's text is one item of the list when it holds less than this share of
+    #: the page's prose, and the page's whole text is taken; ``benchmarks/holdout.py`` chooses
+    #: it on the evaluation folders (0: never).
+    list_share: float = 0.0
 
     def fit(
         self, X: Sequence[Sequence[float]], y: Sequence[str], sample_weight: Sequence[float] | None = None
@@ -229,6 +234,7 @@ class KindClassifier:
             "coef": self.coef,
             "intercept": self.intercept,
             "forum_gate": self.forum_gate,
+            "list_share": self.list_share,
         }
 
     @classmethod
@@ -243,6 +249,7 @@ class KindClassifier:
             coef=[list(row) for row in data["coef"]],
             intercept=list(data["intercept"]),
             forum_gate=float(data.get("forum_gate", 0.0)),
+            list_share=float(data.get("list_share", 0.0)),
         )
 
 

@@ -355,6 +355,7 @@ class Cascade:
         self.arbiter: Arbiter | None = load_arbiter() if arbiter else None
         self.kinds: KindClassifier | None = load_kinds() if arbiter else None
         self.forum_gate = self.kinds.forum_gate if self.kinds is not None else 0.0
+        self.list_share = self.kinds.list_share if self.kinds is not None else 0.0
 
     def cx_text(self, doc: Document) -> str:
         """The line-block text of ``doc``, computed once per page (two stages may ask)."""
@@ -453,6 +454,17 @@ class Cascade:
             kind = "forum" if proba.get("forum", 0.0) > proba.get("article", 0.0) else "article"
         return kind
 
+    def _list_item(self, doc: Document, proba: dict[str, float], text: str, prose_chars: int) -> bool:
+        """Whether ``text`` is one item of a list page: the kind model finds the page likelier
+        a listing or collection than an article or forum thread, and ``text`` holds less than
+        the model's ``list_share`` of the page's prose (a teaser or a product tile the region
+        finders took for the main text); the page's whole text is the list."""
+        if self.list_share <= 0 or not prose_chars:
+            return False
+        if sum(proba.get(k, 0.0) for k in LIST_KINDS) <= sum(proba.get(k, 0.0) for k in CONTENT_KINDS):
+            return False
+        return page_chars(doc, text) / prose_chars < self.list_share
+
     def _thread_wins(
         self, lines: frozenset[str], bag: Counter[str], others: Sequence[tuple[Extraction, Counter[str]]]
     ) -> bool:
@@ -541,6 +553,11 @@ class Cascade:
             if dated_list_beyond(candidates["cx"].text, candidates["dom"].text):
                 best = "dom"  # cx ran on past the article into a list of dated teasers or comments
         chosen = candidates[best]
+        if self._list_item(doc, proba, chosen.text, evidence.text_chars):
+            listed = self._try("page", doc, model, now, outcome)
+            if listed is not None:
+                listed.page_kind = kind
+                return listed
         # The parts of the article the page hides but declares (a paywall's): see
         # with_hidden_body; a stage's blocks no longer cover the text, its lines do.
         completed = with_hidden_body(chosen.text, bags[best], evidence, document_lines(doc))

@@ -3,6 +3,7 @@ spider's kind filter (a real crawl of a real local HTTP server)."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
@@ -17,6 +18,7 @@ from forumcrawl.extractors.arbiter import (
     dated_list_beyond,
     marks_body,
     opening_held,
+    page_chars,
     page_evidence,
     page_tokens,
     text_tokens,
@@ -348,6 +350,49 @@ def test_a_list_page_gives_its_whole_text():
     # The stage alone, by name.
     record = extract_bytes(news_index().encode(), page_id="l", options=ExtractOptions(cascade=("page",)))
     assert record["method"] == "page" and "Budget talks stall in the region" in record["text"]
+
+
+def stories_table() -> str:
+    """A news index: a lead paragraph above a table of dated, linked stories."""
+    rows = "".join(
+        f'<tr><td><a href="/n/{i}">{h}</a></td><td>{h} in the region: our reporters on what happened '
+        f"and what comes next.</td><td>March {i + 1}, 2024</td></tr>"
+        for i, h in enumerate(HEADLINES * 3)
+    )
+    return f"""<html><head><title>Latest news - Daily News</title></head><body>
+<nav><a href="/">Home</a></nav><h1>Latest news</h1><div class="lead"><p>{" ".join(SENTENCES[:3])}</p></div>
+<table class="stories">{rows}</table><footer>Copyright</footer></body></html>"""
+
+
+def _kinds(listing: float) -> KindClassifier:
+    """A kind model that gives every page the same odds: ``listing`` against article and forum."""
+    n = len(SIGNALS)
+    rest = (1.0 - listing) / 2
+    return KindClassifier(
+        classes=["article", "forum", "listing"], mean=[0.0] * n, scale=[1.0] * n, coef=[[0.0] * n] * 3,
+        intercept=[math.log(rest), math.log(rest), math.log(listing)],
+    )
+
+
+def test_a_small_region_of_a_page_likelier_a_list_gives_way_to_the_whole_page():
+    cascade = Cascade()
+    cascade.kinds = _kinds(0.55)  # a list more likely than content, content above the floor
+    assert cascade.page_kind(Document.from_text(stories_table())) == "article"
+    cascade.list_share = 0.0
+    doc = Document.from_text(stories_table())
+    region = cascade.run(doc).extraction
+    assert region is not None and region.method in {"dom", "cx"}
+    share = page_chars(doc, region.text) / page_evidence(doc).text_chars
+    # The region holds less than the model's list share of the page's prose: one item of a list.
+    cascade.list_share = share + 0.01
+    whole = cascade.run(Document.from_text(stories_table())).extraction
+    assert whole is not None and whole.method == "page" and whole.page_kind == "article"
+    assert all(h in whole.text for h in HEADLINES) and "Home" not in whole.text
+    cascade.list_share = share - 0.01
+    assert cascade.run(Document.from_text(stories_table())).extraction.method == region.method
+    # A page likelier content than a list keeps the arbiter's text whatever the share.
+    cascade.kinds, cascade.list_share = _kinds(0.45), share + 0.01
+    assert cascade.run(Document.from_text(stories_table())).extraction.method == region.method
 
 
 def test_extract_reports_kind_and_keeps_the_article_body():
