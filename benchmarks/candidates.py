@@ -17,7 +17,7 @@ from typing import Any
 from forumcrawl.document import Document, DocumentError
 from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import DomDensityExtractor
-from forumcrawl.extractors.ksf import apply_rule, comments_on_first, single_rule
+from forumcrawl.extractors.ksf import single_posts
 from forumcrawl.pages import own_words, thread_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -48,13 +48,10 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
     record["dom"] = DomDensityExtractor().extract(doc).text
     record["seconds"]["dom"] = time.perf_counter() - started
     started = time.perf_counter()
-    commented = False
     try:
-        rule = single_rule(doc)
-        posts = apply_rule(rule, doc) if rule is not None else []
-        commented = rule is not None and doc.tree is not None and comments_on_first(doc.tree, rule, posts)
+        posts, commented = single_posts(doc)
     except Exception as exc:  # noqa: BLE001  (a stage failure is a miss, as in the cascade)
-        posts = []
+        posts, commented = [], False
         record["ksf_error"] = repr(exc)
     record["seconds"]["ksf"] = time.perf_counter() - started
     record["ksf"] = own_words(posts)

@@ -54,7 +54,7 @@ from forumcrawl.extractors.arbiter import (
 from forumcrawl.extractors.cx import document_lines, visible_text
 from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, page_signals
-from forumcrawl.pages import CONTENT_FLOOR, LIST_KINDS, SINGLE_PAGE_MIN_SHARE
+from forumcrawl.pages import CONTENT_FLOOR, LIST_KINDS, SINGLE_PAGE_MIN_SHARE, likelier_list
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import candidates as cand  # noqa: E402  (sibling scripts, not a package)
@@ -402,8 +402,7 @@ def list_region(models: Models, page: Page, stage: str) -> bool:
         return False
     if page.chars.get("page", 0) < MIN_CHARS:
         return False
-    proba = kind_proba(models.list_kinds.get(id(page), models.kinds), page)
-    if sum(proba.get(k, 0.0) for k in LIST_KINDS) <= sum(proba.get(k, 0.0) for k in CONTENT_KINDS):
+    if not likelier_list(kind_proba(models.list_kinds.get(id(page), models.kinds), page)):
         return False
     return dict(zip(FEATURES, page.features[stage]))["page_share"] < models.list_share
 

@@ -166,7 +166,7 @@ def dated_list_beyond(text: str, other: str) -> bool:
     readers' comments carries a date per item ("November 12", "强图打榜 2024-05-23 09:41"); an
     article's own body has one dateline at most, at its top. When the arbiter prefers ``cx``'s
     longer text for such an addition, ``dom``'s is the article."""
-    known = {" ".join(line.split()) for line in other.split("\n")}
+    known = thread_lines(other)
     dated = 0
     for raw in text.split("\n"):
         line = " ".join(raw.split())

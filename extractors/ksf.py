@@ -76,6 +76,7 @@ __all__ = [
     "ksf_weights",
     "page_lines",
     "scoring",
+    "single_posts",
     "single_rule",
     "with_site_pages",
 ]
@@ -1115,6 +1116,19 @@ def single_rule(document: Document, *, min_posts: int = 1) -> KsfRule | None:
         return KeywordScoringExtractor(min_bodies=min_posts).fit([document], credible=credible).rule_
     except ValueError:
         return None
+
+
+def single_posts(
+    document: Document, *, now: datetime | None = None, min_posts: int = 1
+) -> tuple[list[Post], bool]:
+    """Posts of one page by its :func:`single_rule` (none without one), and whether they are an
+    article with its readers' comments (:func:`comments_on_first`) rather than a thread."""
+    rule = single_rule(document, min_posts=min_posts)
+    tree = document.tree
+    if rule is None or tree is None:
+        return [], False
+    posts = apply_rule(rule, document, now=now)
+    return posts, comments_on_first(tree, rule, posts)
 
 
 def extract_single(document: Document, *, now: datetime | None = None, min_posts: int = 1) -> list[Post]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -50,7 +50,7 @@ from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, known_l
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, load_kinds, page_signals
-from forumcrawl.extractors.ksf import KsfRule, apply_rule, comments_on_first, single_rule
+from forumcrawl.extractors.ksf import KsfRule, apply_rule, single_posts
 from forumcrawl.extractors.ksf_apply import RepeatedPosts, later_page
 from forumcrawl.extractors.navigation import ThreadIdentity
 from forumcrawl.extractors.text import language
@@ -67,6 +67,7 @@ __all__ = [
     "ValueFilter",
     "ValueVerdict",
     "article_item",
+    "likelier_list",
     "own_words",
     "thread_item",
     "thread_text",
@@ -93,6 +94,12 @@ _ARBITRATED = ("dom", "cx")
 #: to 0.52 (product, service and documentation pages keep the arbiter's text: the whole text
 #: loses on product pages).
 LIST_KINDS = frozenset({"listing", "collection"})
+
+
+def likelier_list(proba: Mapping[str, float]) -> bool:
+    """The kind model's ``proba`` puts more on the list kinds (:data:`LIST_KINDS`) than on the
+    content kinds: a region the arbiter chose there may be one item of the list."""
+    return sum(proba.get(k, 0.0) for k in LIST_KINDS) > sum(proba.get(k, 0.0) for k in CONTENT_KINDS)
 
 
 def thread_text(posts: Sequence[Post]) -> str:
@@ -247,10 +254,7 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
     if rule_data is None:
         # The arbiter takes KSF's posts only as a thread (two or more): learn no further on a
         # page that cannot give two.
-        single = single_rule(doc, min_posts=2 if cascade.arbitrates(model) else 1)
-        posts = apply_rule(single, doc, now=now) if single is not None else []
-        tree = doc.tree
-        commented = tree is not None and single is not None and comments_on_first(tree, single, posts)
+        posts, commented = single_posts(doc, now=now, min_posts=2 if cascade.arbitrates(model) else 1)
         rule_id = None
         # A thread's posts are compared with the line-block text quotes included (a reply that
         # is mostly a quote is still a post); one body alone is an article, its quotes its own.
@@ -459,9 +463,7 @@ class Cascade:
         a listing or collection than an article or forum thread, and ``text`` holds less than
         the model's ``list_share`` of the page's prose (a teaser or a product tile the region
         finders took for the main text); the page's whole text is the list."""
-        if self.list_share <= 0 or not prose_chars:
-            return False
-        if sum(proba.get(k, 0.0) for k in LIST_KINDS) <= sum(proba.get(k, 0.0) for k in CONTENT_KINDS):
+        if self.list_share <= 0 or not prose_chars or not likelier_list(proba):
             return False
         return page_chars(doc, text) / prose_chars < self.list_share
 
