@@ -1,13 +1,15 @@
 """Leave-one-folder-out figures of every choice the single-page cascade learns from the folders.
 
-Six things are fit on the evaluation folders: the kind model (``extractors/kinds.py``), the
+Seven things are fit on the evaluation folders: the kind model (``extractors/kinds.py``), the
 KSF gate (the forum probability under which single-page KSF does not run), the arbiter between
 ``dom`` and ``cx`` (``extractors/arbiter.py``), the agreement with them KSF's posts need to
 win (``thread_min``), the agreement of ``cx`` with the page's marked body at which ``dom``
 does not run (nor KSF, when the page marks that body as an article's and that share of
-``cx``'s words lie in it, though they hold only part of it) and the share of a page's prose
-under which the arbiter's text gives way to the whole page's on a page likelier a list
-(``list_share``; wcxb-dev's own is chosen on its other site folds). For each folder this fits all six on the *other* folders and scores the folder
+``cx``'s words lie in it, though they hold only part of it), the share of ``cx``'s words
+under which ``dom``'s text is apart from it and ``cx``'s is taken (``apart_share``) and the
+share of a page's prose under which the arbiter's text gives way to the whole page's on a page
+likelier a list (``list_share``; wcxb-dev's own is chosen on its other site folds). For each
+folder this fits all seven on the *other* folders and scores the folder
 with them (held-apart), and prints that beside the
 figure of the same choices fit on every folder (tuned-on), each stage alone, the cascade as it
 was (first stage with enough text: ``ksf`` > ``dom`` > ``cx``) and trafilatura when its
@@ -298,7 +300,18 @@ def thread_min(arbiter: Arbiter, pages: Sequence[Page]) -> float:
 
 
 def _arbitrated(arbiter: Arbiter, page: Page) -> str:
+    """The arbiter's choice: ``cx`` when ``dom`` holds less than ``apart_share`` of its words
+    (:meth:`~forumcrawl.extractors.arbiter.Arbiter.apart`; with ``dom`` the only other
+    candidate, ``cx``'s ``agree_precision``), else the best score."""
+    if "dom" in page.features and "cx" in page.features:
+        if page.features["cx"][_HELD_BY_OTHERS] < arbiter.apart_share:
+            return "cx"
     return max(page.features, key=lambda n: arbiter.score(page.features[n], n))
+
+
+#: The index of ``agree_precision`` (the share of a candidate's words the others hold) in the
+#: arbiter's features.
+_HELD_BY_OTHERS = FEATURES.index("agree_precision")
 
 
 #: The values tried for the marked-body agreement under which ``dom`` still runs.
@@ -452,25 +465,40 @@ def alone(page: Page, stage: str) -> float:
     return page.f1[stage] if page.chars.get(stage, 0) >= MIN_CHARS else 0.0
 
 
-#: The values tried for ``Models.list_share`` (0: the arbiter's text is always kept).
-LIST_SHARE_GRID = (0.0, 0.1, 0.2, 0.25, 0.3, 1 / 3, 0.4, 0.5)
+#: The values tried for ``Models.list_share`` (0: the arbiter's text is always kept) and for
+#: the arbiter's ``apart_share`` (0: the scores always decide).
+SHARE_GRID = (0.0, 0.1, 0.2, 0.25, 0.3, 1 / 3, 0.4, 0.5)
 
 
-def fit_list_share(models: Models, pages: Sequence[Page]) -> float:
-    """The value of :data:`LIST_SHARE_GRID` with the best mean F1 over the folders of ``pages``,
-    each weighing the same (the smaller on a tie); sets it on ``models``. wcxb-dev's pages are
-    read by their ``list_kinds`` models, so that their list probabilities are held apart."""
+def _best_share(models: Models, pages: Sequence[Page], put: Callable[[float], None]) -> float:
+    """The value of :data:`SHARE_GRID` with the best mean F1 over the folders of ``pages``,
+    each weighing the same (the smaller on a tie), set with ``put``."""
     by_folder: dict[str, list[Page]] = defaultdict(list)
     for page in pages:
         by_folder[page.folder].append(page)
     best = (float("-inf"), 0.0)
-    for value in LIST_SHARE_GRID:
-        models.list_share = value
+    for value in SHARE_GRID:
+        put(value)
         mean = _mean([score(models, folder)[0] for folder in by_folder.values()])
         if mean > best[0] + 1e-9:
             best = (mean, value)
-    models.list_share = best[1]
+    put(best[1])
     return best[1]
+
+
+def fit_list_share(models: Models, pages: Sequence[Page]) -> float:
+    """``Models.list_share`` fit on ``pages`` (:func:`_best_share`). wcxb-dev's pages are read
+    by their ``list_kinds`` models, so that their list probabilities are held apart."""
+    return _best_share(models, pages, lambda value: setattr(models, "list_share", value))
+
+
+def fit_apart_share(models: Models, pages: Sequence[Page]) -> float:
+    """The arbiter's ``apart_share`` fit on ``pages`` (:func:`_best_share`), the list share
+    off: that rule reads the arbiter's choice."""
+    list_share, models.list_share = models.list_share, 0.0
+    found = _best_share(models, pages, lambda value: setattr(models.arbiter, "apart_share", value))
+    models.list_share = list_share
+    return found
 
 
 def _site_folds(pages: Sequence[Page], site_kinds: dict[int, KindClassifier]) -> list[list[Page]]:
@@ -490,12 +518,14 @@ def holdout_rows(
     everything = [p for pages in by_folder.values() for p in pages]
     full = fit_models(everything)
     full.list_kinds = site_kinds or {}
+    fit_apart_share(full, everything)
     fit_list_share(full, everything)
     rows = []
     for name, pages in by_folder.items():
         training = [p for p in everything if p.folder != name]
         held = fit_models(training)
         held.list_kinds = site_kinds or {}
+        fit_apart_share(held, training)
         if site_kinds and any(id(p) in site_kinds for p in pages):
             # The list share of a folder whose kinds no other folder has is chosen with its
             # other site folds among the training pages, each fold scored apart.
@@ -525,6 +555,7 @@ def holdout_rows(
                 "tuned_on": tuned,
                 "gate_held_apart": held.gate,
                 "thread_min_held_apart": held.arbiter.thread_min,
+                "apart_share_held_apart": held.arbiter.apart_share,
                 "ksf_ran": ran,
                 "dom_ran": dom,
                 "marked_held_apart": held.marked,
@@ -588,8 +619,8 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     lines = [
         "| folder | pages | held-apart | tuned-on | before | ksf alone | dom alone | cx alone "
         "| trafilatura | KSF ran | dom ran | thread decisions changed | gate | thread_min "
-        "| marked | list share |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| marked | apart share | list share |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
@@ -598,7 +629,8 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
             f"| {_cell(row['alone_dom'])} | {_cell(row['alone_cx'])} | {_cell(row['trafilatura'])} "
             f"| {row['ksf_ran']:.0%} | {row['dom_ran']:.0%} | {row['thread_changed']} "
             f"| {row['gate_held_apart']:.3f} | {row['thread_min_held_apart']:.1f} "
-            f"| {row['marked_held_apart']:.2f} | {row['list_share_held_apart']:.2f} |"
+            f"| {row['marked_held_apart']:.2f} | {row['apart_share_held_apart']:.2f} "
+            f"| {row['list_share_held_apart']:.2f} |"
         )
     return "\n".join(lines)
 
@@ -634,11 +666,12 @@ def run(
         models = fit_models(everything)
         models.kinds.forum_gate = models.gate
         models.list_kinds = site_kinds
+        fit_apart_share(models, everything)
         models.kinds.list_share = fit_list_share(models, everything)
         KINDS_MODEL.write_text(json.dumps(models.kinds.to_dict(), indent=1) + "\n", encoding="utf-8")
         ARBITER_MODEL.write_text(json.dumps(models.arbiter.to_dict(), indent=1) + "\n", encoding="utf-8")
         log(f"models fit on {len(everything)} pages written to {KINDS_MODEL} and {ARBITER_MODEL}")
-        log(f"list share fit on every folder: {models.list_share:.3f}")
+        log(f"list share fit on every folder: {models.list_share:.3f}, apart share: {models.arbiter.apart_share:.3f}")
         log(f"marked-body agreement fit on every folder: {models.marked} "
             f"(arbiter.py: {MARKED_BODY_AGREEMENT})")
     return result

@@ -472,6 +472,10 @@ class Arbiter:
     #: this; set by ``benchmarks/holdout.py`` (the highest value that overrules no thread of
     #: the forum pages it was fit on where KSF scored as well as the alternative).
     thread_min: float = 0.0
+    #: ``cx``'s text is taken whatever the scores when ``dom``'s holds less than this share of
+    #: its words (see :meth:`apart`); set by ``benchmarks/holdout.py`` from a grid, for the best
+    #: mean F1 over the folders it is fit on (0: never).
+    apart_share: float = 0.0
 
     def fit(
         self,
@@ -502,6 +506,16 @@ class Arbiter:
             return float("-inf")
         return self.intercepts.get(stage, 0.0) + sum(w * f for w, f in zip(weights, features))
 
+    def apart(self, cx: Counter[str], dom: Counter[str]) -> bool:
+        """Whether ``dom``'s words (bag ``dom``) hold less than :attr:`apart_share` of ``cx``'s:
+        the two stages found different text. Where they agree, ``dom``'s tighter region mostly
+        wins; where they do not, ``dom`` has mostly locked onto another block (a lead, a teaser,
+        a caption, one answer), and ``cx``'s run of text lines is the body. Two region finders
+        that disagree is a pattern no weighted sum of each candidate's own numbers expresses:
+        the weights are shared, so ``dom``'s share of ``cx`` and ``cx``'s of ``dom`` count the
+        same."""
+        return bool(cx) and token_agreement(cx, dom)[0] < self.apart_share
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready weights (see :func:`load_arbiter`)."""
         return {
@@ -509,6 +523,7 @@ class Arbiter:
             "weights": self.weights,
             "intercepts": self.intercepts,
             "thread_min": self.thread_min,
+            "apart_share": self.apart_share,
         }
 
     @classmethod
@@ -520,6 +535,7 @@ class Arbiter:
             weights=dict(data["weights"]),
             intercepts=dict(data["intercepts"]),
             thread_min=float(data.get("thread_min", 0.0)),
+            apart_share=float(data.get("apart_share", 0.0)),
         )
 
 

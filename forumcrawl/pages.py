@@ -551,8 +551,10 @@ class Cascade:
                 name,
             ),
         )
-        if best == "cx" and "dom" in candidates:
-            if dated_list_beyond(candidates["cx"].text, candidates["dom"].text):
+        if "cx" in candidates and "dom" in candidates:
+            if self.arbiter.apart(bags["cx"], bags["dom"]):
+                best = "cx"  # dom found other text than most of cx's: it locked onto another block
+            if best == "cx" and dated_list_beyond(candidates["cx"].text, candidates["dom"].text):
                 best = "dom"  # cx ran on past the article into a list of dated teasers or comments
         chosen = candidates[best]
         if self._list_item(doc, proba, chosen.text, evidence.text_chars):

@@ -24,6 +24,7 @@ from forumcrawl.extractors.arbiter import (
     text_tokens,
     thread_agreement,
     thread_lines,
+    token_agreement,
     within_body,
 )
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
@@ -292,6 +293,45 @@ def test_cx_running_past_the_article_into_dated_teasers_gives_way_to_dom():
     assert SENTENCES[-1] in found.text and TEASERS[0] not in found.text
     plain = cascade.run(Document.from_text(page.replace(", 2012", " stories"))).extraction
     assert plain is not None and plain.method == "cx"
+
+
+def gallery_page() -> str:
+    """A short story, a list of links, then a gallery whose captions outweigh the story: ``dom``
+    takes the gallery alone, ``cx`` the story and the gallery."""
+    story = "".join(f"<p>{s}</p>" for s in SENTENCES)
+    related = "".join(f'<li><a href="/{i}">Related link number {i}</a></li>' for i in range(12))
+    photos = "".join(
+        f'<div class="photo"><img src="/p{i}.jpg"><div class="note">Photo {i}: hover over the picture '
+        "to read its notes or to add a comment of your own</div></div>"
+        for i in range(10)
+    )
+    return f"""<html><head><title>River floods town</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/w">World</a></div>
+<div class="post"><h1>River floods town</h1>{story}</div><ul>{related}</ul>
+<div class="gallery">{photos}</div><footer>Copyright</footer></body></html>"""
+
+
+def test_cx_is_taken_when_dom_holds_too_little_of_its_words():
+    doc = Document.from_text(gallery_page())
+    cascade = Cascade()
+    cx_text = cascade.cx_text(doc)
+    assert SENTENCES[0] in cx_text and "Photo 9:" in cx_text
+    # An arbiter that would take dom's text on any page; dom's holds part of cx's words.
+    cascade.arbiter = Arbiter(
+        weights={name: [0.0] * len(FEATURES) for name in ("cx", "dom")}, intercepts={"cx": 0.0, "dom": 1.0}
+    )
+    found = cascade.run(Document.from_text(gallery_page())).extraction
+    assert found is not None and found.method == "dom" and SENTENCES[0] not in found.text
+    held = token_agreement(page_tokens(doc, cx_text), page_tokens(doc, found.text))[0]
+    assert 0 < held < 1
+    cascade.arbiter.apart_share = held + 0.01
+    found = cascade.run(Document.from_text(gallery_page())).extraction
+    assert found is not None and found.method == "cx" and SENTENCES[0] in found.text
+    cascade.arbiter.apart_share = held - 0.01
+    found = cascade.run(Document.from_text(gallery_page())).extraction
+    assert found is not None and found.method == "dom"
+    assert not cascade.arbiter.apart(Counter(), Counter({"river": 1}))  # no cx words: nothing apart
+    assert Arbiter.from_dict(cascade.arbiter.to_dict()).apart_share == cascade.arbiter.apart_share
 
 
 def test_a_threads_text_shows_its_quotes_in_place_and_its_posts_keep_their_own_words():
