@@ -299,6 +299,11 @@ def thread_min(arbiter: Arbiter, pages: Sequence[Page]) -> float:
     return max(v for v in THREAD_MIN_GRID if v <= floor)
 
 
+#: The index of ``agree_precision`` (the share of a candidate's words the others hold) in the
+#: arbiter's features.
+_HELD_BY_OTHERS = FEATURES.index("agree_precision")
+
+
 def _arbitrated(arbiter: Arbiter, page: Page) -> str:
     """The arbiter's choice: ``cx`` when ``dom`` holds less than ``apart_share`` of its words
     (:meth:`~forumcrawl.extractors.arbiter.Arbiter.apart`; with ``dom`` the only other
@@ -307,11 +312,6 @@ def _arbitrated(arbiter: Arbiter, page: Page) -> str:
         if page.features["cx"][_HELD_BY_OTHERS] < arbiter.apart_share:
             return "cx"
     return max(page.features, key=lambda n: arbiter.score(page.features[n], n))
-
-
-#: The index of ``agree_precision`` (the share of a candidate's words the others hold) in the
-#: arbiter's features.
-_HELD_BY_OTHERS = FEATURES.index("agree_precision")
 
 
 #: The values tried for the marked-body agreement under which ``dom`` still runs.
