@@ -467,6 +467,18 @@ class Cascade:
             return False
         return page_chars(doc, text) / prose_chars < self.list_share
 
+    def _whole_page(
+        self, doc: Document, model: SiteModel | None, now: datetime, outcome: CascadeOutcome, kind: str | None
+    ) -> Extraction | None:
+        """A list page's whole visible text (the ``page`` stage) with the page's ``kind``; None,
+        recorded as a miss, when the page has too little."""
+        listed = self._try("page", doc, model, now, outcome)
+        if listed is None:
+            outcome.misses.append("page")
+        else:
+            listed.page_kind = kind
+        return listed
+
     def _thread_wins(
         self, lines: frozenset[str], bag: Counter[str], others: Sequence[tuple[Extraction, Counter[str]]]
     ) -> bool:
@@ -489,11 +501,9 @@ class Cascade:
         proba = self.kind_proba(doc)
         kind = self.page_kind(doc)
         if kind in LIST_KINDS:
-            listed = self._try("page", doc, model, now, outcome)
+            listed = self._whole_page(doc, model, now, outcome, kind)
             if listed is not None:
-                listed.page_kind = kind
                 return listed
-            outcome.misses.append("page")
         evidence = page_evidence(doc)
         candidates: dict[str, Extraction] = {}
         bags: dict[str, Counter[str]] = {}
@@ -558,9 +568,8 @@ class Cascade:
                 best = "dom"  # cx ran on past the article into a list of dated teasers or comments
         chosen = candidates[best]
         if self._list_item(doc, proba, chosen.text, evidence.text_chars):
-            listed = self._try("page", doc, model, now, outcome)
+            listed = self._whole_page(doc, model, now, outcome, kind)
             if listed is not None:
-                listed.page_kind = kind
                 return listed
         # The parts of the article the page hides but declares (a paywall's): see
         # with_hidden_body; a stage's blocks no longer cover the text, its lines do.
