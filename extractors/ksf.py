@@ -55,7 +55,7 @@ from forumcrawl.extractors.posts import (
     is_quote,
     parse_floor,
 )
-from forumcrawl.extractors.text import is_stop_word, tokenize
+from forumcrawl.extractors.text import is_stop_word, segments_cjk, tokenize
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -493,6 +493,13 @@ def _keywords(tokens: list[str], known: dict[str, bool]) -> list[str]:
     return kept
 
 
+def _page_keywords(page: Sequence[Line], known: dict[str, bool]) -> list[list[str]]:
+    """Each line's :func:`_keywords`, CJK runs cut into words on a Chinese or Japanese page
+    only (:func:`~forumcrawl.extractors.text.segments_cjk`)."""
+    segment = segments_cjk(line.text for line in page)
+    return [_keywords(tokenize(line.text, segment=segment), known) for line in page]
+
+
 def _misplaced(body: HtmlElement) -> bool:
     """Whether a matched body sits in a heading (a thread title) or in a quote or signature
     block: elements of a post body's kind there are not posts."""
@@ -767,7 +774,9 @@ def _learn_exclusions(
     for tree in trees:
         earlier: set[str] = set()
         for body in select(tree, rule_body):
-            body_tokens = set(tokenize(body.text_content()))
+            body_text = body.text_content()
+            segment = segments_cjk((body_text,))
+            body_tokens = set(tokenize(body_text, segment=segment))
             for el in body.iterdescendants():
                 if not isinstance(el.tag, str):
                     continue
@@ -777,7 +786,7 @@ def _learn_exclusions(
                 text = " ".join(el.text_content().split())
                 if len(text) < 10 or (quotes_only and not is_quote(el, text)):
                     continue
-                tokens = set(tokenize(text))
+                tokens = set(tokenize(text, segment=segment))
                 repeats = bool(tokens and earlier and len(tokens & earlier) >= 0.8 * len(tokens))
                 # An attribution on a line of its own (a paragraph opening "Smith said:" is none).
                 if repeats or (QUOTE_HEAD.match(text) and _has_block(el)):
@@ -935,7 +944,7 @@ class KeywordScoringExtractor(BaseEstimator):
             repeat_within=self.repeat_within,
         )
         known: dict[str, bool] = {}
-        line_tokens = [[_keywords(tokenize(line.text), known) for line in page] for page in kept]
+        line_tokens = [_page_keywords(page, known) for page in kept]
         counts = [Counter(t for tokens in page for t in tokens) for page in line_tokens]
         if n >= 3:
             weights = ksf_weights(counts)

@@ -2,7 +2,9 @@
 
 Chinese has no spaces between words, so CJK runs go through jieba (loaded on first use, with its
 start-up chatter silenced); everything else is split into runs of letters and digits. Keeping the
-two apart also keeps jieba off long English pages, where it is slow and adds nothing.
+two apart also keeps jieba off long English pages, where it is slow and adds nothing; a caller
+that knows its text is in another language (:func:`segments_cjk`) has the few Han characters in
+it cut into characters, and does not load jieba's dictionary (about a second) for them.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 import threading
 import unicodedata
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -21,6 +24,7 @@ __all__ = [
     "is_stop_word",
     "language",
     "normalise",
+    "segments_cjk",
     "stop_words",
     "tokenize",
     "trie_pattern",
@@ -33,6 +37,9 @@ _BLANK_LINES_RE = re.compile(r"\n\s*\n+")
 _CJK_RUN_RE = re.compile(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)")
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CJK_CHAR_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+#: Characters of text :func:`language` reads: a few paragraphs tell the script.
+_LANGUAGE_SAMPLE = 3000
 
 _jieba_lock = threading.Lock()
 _jieba: Any = None
@@ -90,10 +97,11 @@ def _load_jieba() -> Any:
 
 
 def preload_segmenter(text: str) -> None:
-    """Start loading jieba in a background thread when ``text`` holds CJK characters and it is
-    not loaded yet: its dictionary takes about a second, which a crawl would otherwise pay in
-    the middle of learning a site (while a cluster's other workers wait for the rules)."""
-    if _jieba is None and _CJK_CHAR_RE.search(text):
+    """Start loading jieba in a background thread when ``text`` is Chinese or Japanese (see
+    :func:`segments_cjk`) and it is not loaded yet: its dictionary takes about a second, which a
+    crawl would otherwise pay in the middle of learning a site (while a cluster's other workers
+    wait for the rules)."""
+    if _jieba is None and _CJK_CHAR_RE.search(text) and segments_cjk((text,)):
         threading.Thread(target=_load_jieba, name="jieba-preload", daemon=True).start()
 
 
@@ -103,11 +111,14 @@ def _cut_cjk(run: str) -> tuple[str, ...]:
     return tuple(w for w in _load_jieba().lcut(run, HMM=True) if w.strip())
 
 
-def tokenize(text: str, *, drop_stop_words: bool = False) -> list[str]:
+def tokenize(text: str, *, drop_stop_words: bool = False, segment: bool = True) -> list[str]:
     """Split ``text`` into lower-cased words: jieba for CJK runs, letter/digit runs otherwise.
 
     Punctuation and blanks are dropped. With ``drop_stop_words`` the words of
-    :func:`stop_words` are dropped too.
+    :func:`stop_words` are dropped too. Without ``segment`` a CJK run gives one token per
+    character: for text in another language (see :func:`segments_cjk`), whose few Han
+    characters are a name or a language menu, where jieba's dictionary would cost a second to
+    load and give no word the text is about.
 
     Examples
     --------
@@ -119,7 +130,7 @@ def tokenize(text: str, *, drop_stop_words: bool = False) -> list[str]:
         if not part:
             continue
         if i % 2:
-            tokens.extend(_cut_cjk(part))
+            tokens.extend(_cut_cjk(part) if segment else part)
         else:
             lowered = part.lower()
             # Lower-casing character for character moves no word boundary (a letter stays a
@@ -185,7 +196,7 @@ def language(text: str) -> str:
     >>> language("Der Hund und die Katze sind nicht da")
     'de'
     """
-    sample = text[:3000]  # a few paragraphs tell the script; the whole page costs a regex pass each
+    sample = text[:_LANGUAGE_SAMPLE]  # the whole page would cost a regex pass each
     if _SCRIPT_RE.search(sample) is None:  # no script counted but Latin's (one pass)
         if _LATIN_RE.search(sample) is None:
             return ""
@@ -201,6 +212,19 @@ def language(text: str) -> str:
     if best != "latin":
         return best
     return _latin_language(sample)
+
+
+def segments_cjk(texts: Iterable[str]) -> bool:
+    """Whether the text of ``texts`` (its first few paragraphs, as :func:`language` reads them)
+    is Chinese or Japanese, whose CJK runs :func:`tokenize` should cut into words."""
+    sample: list[str] = []
+    size = 0
+    for text in texts:
+        sample.append(text)
+        size += len(text) + 1
+        if size >= _LANGUAGE_SAMPLE:
+            break
+    return language("\n".join(sample)) in ("zh", "ja")
 
 
 def _latin_language(sample: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import subprocess
 import sys
 from datetime import datetime
 from html import escape
@@ -308,6 +309,30 @@ def test_single_page_mode_stops_at_the_body_when_the_page_has_too_few_posts() ->
     assert extract_single(article, now=NOW, min_posts=2) == []
     with pytest.raises(ValueError, match="fewer than 2"):
         KeywordScoringExtractor(min_bodies=2).fit([article])
+
+
+def test_single_page_mode_segments_chinese_words_only_on_a_chinese_page(tmp_path) -> None:
+    """In a fresh interpreter: an English thread on a forum whose menus are Chinese reads its
+    posts without loading jieba (a second for its dictionary, for words that are not the
+    page's); a Chinese thread loads it and reads its posts too."""
+    script = (
+        "import sys\n"
+        "from datetime import datetime\n"
+        "from forumcrawl.document import Document\n"
+        "from forumcrawl.extractors.ksf import extract_single\n"
+        "html = open(sys.argv[1], encoding='utf-8').read()\n"
+        "page = Document.from_text(html, 'http://bbs.example.com/t/1')\n"
+        "posts = extract_single(page, now=datetime(2024, 3, 8, 9))\n"
+        "print('|'.join(p.author or '' for p in posts), 'jieba' in sys.modules)\n"
+    )
+    for thread_id, loads in ((1, "False"), (0, "True")):
+        page = tmp_path / f"{thread_id}.html"
+        page.write_text(render(thread_id), encoding="utf-8")
+        command = [sys.executable, "-c", script, str(page)]
+        out = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+        authors, loaded = out.stdout.split()
+        assert authors.split("|") == [post[0] for post in THREADS[thread_id][1]]
+        assert loaded == loads
 
 
 def test_quotes_are_kept_apart_from_a_posts_own_words(fitted: KeywordScoringExtractor) -> None:

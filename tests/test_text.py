@@ -6,7 +6,14 @@ import sys
 
 import pytest
 
-from forumcrawl.extractors.text import is_stop_word, language, normalise, stop_words, tokenize
+from forumcrawl.extractors.text import (
+    is_stop_word,
+    language,
+    normalise,
+    segments_cjk,
+    stop_words,
+    tokenize,
+)
 
 
 def test_normalise_entities_and_blanks() -> None:
@@ -19,6 +26,25 @@ def test_tokenize_chinese_with_jieba() -> None:
     assert "debian" in tokens
     assert "安装" in tokens and "问题" in tokens
     assert all(t.strip() for t in tokens)
+
+
+def test_tokenize_without_segmenting_gives_each_han_character() -> None:
+    assert tokenize("A poem, 花前態舞, read", segment=False) == ["a", "poem", *"花前態舞", "read"]
+    assert tokenize("我们今天讨论Debian", segment=False) == [*"我们今天讨论", "debian"]
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        (["今天天气很好，", "我们去公园散步吧 OK"], True),
+        (["これは日本語のテキストです"], True),
+        (["The poem 花前態舞 was read aloud at the ceremony last night"], False),
+        (["The kernel was upgraded"] * 200 + ["内核升级了"] * 50, False),  # the opening is read
+        ([], False),
+    ],
+)
+def test_segments_cjk_on_chinese_or_japanese_text_only(texts: list[str], expected: bool) -> None:
+    assert segments_cjk(texts) is expected
 
 
 def test_tokenize_latin_words_lowercased_punctuation_dropped() -> None:
