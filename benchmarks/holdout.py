@@ -51,9 +51,10 @@ from forumcrawl.extractors.arbiter import (
     text_tokens,
     thread_agreement,
     thread_lines,
+    with_body_regions,
     with_hidden_body,
 )
-from forumcrawl.extractors.cx import document_lines, visible_text
+from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, visible_text
 from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, page_signals
 from forumcrawl.pages import CONTENT_FLOOR, LIST_KINDS, SINGLE_PAGE_MIN_SHARE, likelier_list
@@ -100,9 +101,10 @@ class Page:
     #: The page marks its body as an article's (:attr:`~forumcrawl.extractors.arbiter.Evidence.
     #: article_body`): KSF does not run when ``cx`` is that body.
     article_marked: bool = False
-    #: F1 of an arbitrated candidate completed by the parts of the article the page hides but
-    #: declares (:func:`~forumcrawl.extractors.arbiter.with_hidden_body`), where the cascade
-    #: completes it once the arbiter chose it.
+    #: F1 of an arbitrated candidate completed by the parts of the article CX left out as small
+    #: though the page names them its article's and those the page hides but declares
+    #: (:func:`~forumcrawl.extractors.arbiter.with_body_regions`, ``with_hidden_body``), where
+    #: the cascade completes it once the arbiter chose it.
     completed: dict[str, float] = field(default_factory=dict)
     #: The gold gives the page a text. A page without one (seven of wcxb-dev's product, listing,
     #: collection and forum pages) counts for the kind model only: like
@@ -198,8 +200,13 @@ def _page_inputs(page: Page, folder: Path, gold_text: str, own_words: str) -> No
     for name in present:
         others = [bag for other, bag in bags.items() if other != name]
         page.features[name] = candidate_features(page.texts[name], bags[name], evidence, others)
-        completed = with_hidden_body(page.texts[name], bags[name], evidence, document_lines(doc))
-        if completed is not None:
+        text, bag = page.texts[name], bags[name]
+        if name == "cx":
+            whole = with_body_regions(LineBlockExtractor().extract(doc), bag, evidence)
+            if whole is not None:
+                text, bag = whole, text_tokens(whole)
+        completed = with_hidden_body(text, bag, evidence, document_lines(doc)) or text
+        if completed != page.texts[name]:
             page.completed[name] = text_prf(completed, gold_text).f1
     if bags:
         thread = text_tokens(own_words)

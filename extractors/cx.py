@@ -404,7 +404,10 @@ class CXResult:
     fewer at the end of the page), counted as the curve counts it (links discounted). The main
     region, the one holding the curve's maximum, is lines ``start`` to ``end - 1``; ``regions``
     lists every kept region, the main one included, in page order. ``text`` is "" when the page
-    has no text.
+    has no text. ``small`` lists the regions left out for their mass alone (under
+    :data:`SECONDARY_MASS_SHARE` of the main one's, few links), which a caller that knows more of
+    the page may take back (:meth:`text_of`); ``weights`` is each line's length as the curve
+    counts it (0: a line of links).
     """
 
     text: str
@@ -415,6 +418,16 @@ class CXResult:
     regions: list[tuple[int, int]]
     k: int
     threshold: float
+    small: list[tuple[int, int]] = field(default_factory=list)
+    weights: list[int] = field(default_factory=list)
+
+    def text_of(self, regions: Sequence[tuple[int, int]]) -> str:
+        """The text of ``regions`` (in the order given), the lines the curve counts."""
+        return _text_of(self.lines, self.weights, regions)
+
+
+def _text_of(lines: Sequence[str], weights: Sequence[int], regions: Sequence[tuple[int, int]]) -> str:
+    return "\n".join(lines[i] for start, end in regions for i in range(start, end) if weights[i])
 
 
 def block_curve(lengths: Sequence[int], k: int = DEFAULT_K) -> list[int]:
@@ -500,7 +513,7 @@ def cx_extract(
         threshold = min(PAPER_THRESHOLD, ADAPTIVE_SHARE * highest)
     lines = list(lines)
     if not highest:
-        return CXResult("", lines, blocks, 0, 0, [], k, threshold)
+        return CXResult("", lines, blocks, 0, 0, [], k, threshold, [], weights)
 
     regions: list[tuple[int, int]] = []
     main = 0
@@ -515,18 +528,16 @@ def cx_extract(
             start += 1
         regions.append((start, run_end))
     mass = [sum(weights[start:end]) for start, end in regions]
-    kept = [
-        region
-        for i, region in enumerate(regions)
-        if i == main
-        or (
-            mass[i] >= SECONDARY_MASS_SHARE * mass[main]
-            and _link_share(region, weights, lengths, link_lengths) <= SECONDARY_LINK_SHARE
-        )
-    ]
-    text = "\n".join(lines[i] for start, end in kept for i in range(start, end) if weights[i])
+    kept: list[tuple[int, int]] = []
+    small: list[tuple[int, int]] = []
+    for i, region in enumerate(regions):
+        if i == main:
+            kept.append(region)
+        elif _link_share(region, weights, lengths, link_lengths) <= SECONDARY_LINK_SHARE:
+            (kept if mass[i] >= SECONDARY_MASS_SHARE * mass[main] else small).append(region)
     start, end = regions[main]
-    return CXResult(text, lines, blocks, start, end, kept, k, threshold)
+    text = _text_of(lines, weights, kept)
+    return CXResult(text, lines, blocks, start, end, kept, k, threshold, small, weights)
 
 
 def _link_share(

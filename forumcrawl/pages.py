@@ -43,10 +43,11 @@ from forumcrawl.extractors.arbiter import (
     thread_agreement,
     thread_lines,
     visible_chars,
+    with_body_regions,
     with_hidden_body,
     within_body,
 )
-from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, known_lines, visible_text
+from forumcrawl.extractors.cx import CXResult, LineBlockExtractor, document_lines, known_lines, visible_text
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, load_kinds, page_signals
@@ -361,9 +362,13 @@ class Cascade:
         self.forum_gate = self.kinds.forum_gate if self.kinds is not None else 0.0
         self.list_share = self.kinds.list_share if self.kinds is not None else 0.0
 
+    def cx_result(self, doc: Document) -> CXResult:
+        """CX on ``doc``, computed once per page (two stages and the arbiter may ask)."""
+        return doc.derived("cx.result", lambda: self.cx.extract(doc))
+
     def cx_text(self, doc: Document) -> str:
-        """The line-block text of ``doc``, computed once per page (two stages may ask)."""
-        return doc.derived("cx.text", lambda: self.cx.extract(doc).text)
+        """The line-block text of ``doc``."""
+        return self.cx_result(doc).text
 
     def identity(self, data: dict[str, Any] | None) -> ThreadIdentity | None:
         """The site's thread identity (the ``nav`` rule) for ``data``, built once per rule."""
@@ -571,11 +576,17 @@ class Cascade:
             listed = self._whole_page(doc, model, now, outcome, kind)
             if listed is not None:
                 return listed
-        # The parts of the article the page hides but declares (a paywall's): see
-        # with_hidden_body; a stage's blocks no longer cover the text, its lines do.
-        completed = with_hidden_body(chosen.text, bags[best], evidence, document_lines(doc))
-        if completed is not None:
-            chosen = dataclasses.replace(chosen, text=completed, blocks=[])
+        # The parts of the article CX left out as small though the page names them its
+        # article's, and those the page hides but declares (a paywall's): see with_body_regions
+        # and with_hidden_body; a stage's blocks no longer cover the text, its lines do.
+        text, bag = chosen.text, bags[best]
+        if best == "cx":
+            whole = with_body_regions(self.cx_result(doc), bag, evidence)
+            if whole is not None:
+                text, bag = whole, page_tokens(doc, whole)
+        text = with_hidden_body(text, bag, evidence, document_lines(doc)) or text
+        if text != chosen.text:
+            chosen = dataclasses.replace(chosen, text=text, blocks=[])
         chosen.page_kind = kind
         return chosen
 

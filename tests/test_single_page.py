@@ -25,8 +25,10 @@ from forumcrawl.extractors.arbiter import (
     thread_agreement,
     thread_lines,
     token_agreement,
+    with_body_regions,
     within_body,
 )
+from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
 from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_rule
 from forumcrawl.offline import ExtractOptions, extract_bytes
@@ -491,6 +493,56 @@ def test_the_hidden_rest_of_a_paywalled_story_completes_its_text():
     assert "Subscribe today" not in extract_bytes(paywalled(offer + MORE).encode(), page_id="o")["text"]
     undeclared = paywalled(MORE).replace('"articleBody"', '"description"')
     assert sentences[0] not in extract_bytes(undeclared.encode(), page_id="u")["text"]
+
+
+#: An article's last paragraph, after a box of links that cuts the article in two regions.
+TAIL = (
+    "The river authority will publish its report on the town's flood defences at the end of May, "
+    "with the cost of each repair."
+)
+
+
+def split_story(declared: str = f"{BODY} {BODY} {TAIL}", aside: str = "") -> str:
+    """The article with a box of related links before its last paragraph ``TAIL`` (and
+    ``aside``, a paragraph after it), its JSON-LD body ``declared``."""
+    links = "".join(f'<li><a href="/r{i}">Related story number {i}</a></li>' for i in range(5))
+    more = f'<div><ul class="related">{links}</ul></div><p>{TAIL}</p>'
+    if aside:
+        more += f'<div><ul class="related">{links}</ul></div><p>{aside}</p>'
+    return article().replace(f"{BODY} {BODY}", declared).replace("</article>", f"{more}</article>")
+
+
+def test_the_last_paragraph_after_a_box_of_links_is_taken_back_when_the_page_names_it():
+    """CX leaves a region under a fifth of the main one's mass out; the page's JSON-LD
+    article body names it part of the article, and the cascade takes it back, in place."""
+    doc = Document.from_text(split_story())
+    result = LineBlockExtractor().extract(doc)
+    assert TAIL not in result.text and result.small
+    evidence = page_evidence(doc)
+    whole = with_body_regions(result, text_tokens(result.text), evidence)
+    assert whole is not None and whole.startswith(result.text) and whole.endswith(TAIL)
+    cascade = Cascade()  # with an arbiter that takes cx's text on any page
+    cascade.arbiter = Arbiter(
+        weights={name: [0.0] * len(FEATURES) for name in ("cx", "dom")}, intercepts={"cx": 1.0, "dom": 0.0}
+    )
+    found = cascade.run(Document.from_text(split_story())).extraction
+    assert found is not None and found.method == "cx" and found.text == whole
+    # Not without a declared article body, nor a small region the body does not hold.
+    bag = text_tokens(result.text)
+    undescribed = split_story().replace('"articleBody"', '"description"')
+    undeclared = Document.from_text(undescribed)
+    assert with_body_regions(LineBlockExtractor().extract(undeclared), bag, page_evidence(undeclared)) is None
+    found = cascade.run(Document.from_text(undescribed)).extraction
+    assert found is not None and found.method == "cx" and TAIL not in found.text
+    offer = (
+        "Subscribe today for one euro a month and read every story of the Daily News on any "
+        "device you own, wherever you are."
+    )
+    beside = Document.from_text(split_story(aside=offer))
+    small = LineBlockExtractor().extract(beside)
+    assert [small.text_of([region]) for region in small.small] == [TAIL, offer]
+    taken = with_body_regions(small, bag, page_evidence(beside))
+    assert taken is not None and taken.endswith(TAIL) and "Subscribe" not in taken
 
 
 def test_a_text_within_a_longer_marked_body_lies_in_it():
