@@ -30,7 +30,7 @@ import lxml.etree
 
 from forumcrawl.document import Document
 from forumcrawl.extractors.cx import CXResult, PageLines, document_lines
-from forumcrawl.extractors.dates import find_time
+from forumcrawl.extractors.dates import is_date_line
 
 __all__ = [
     "FEATURES",
@@ -161,7 +161,7 @@ def thread_lines(text: str) -> frozenset[str]:
 def dated_list_beyond(text: str, other: str) -> bool:
     """Whether what ``text`` adds to ``other`` is a list of dated items: two or more of the
     lines it holds beyond ``other`` are mostly a date or time (the time written takes half the
-    line or more).
+    line or more, :func:`~forumcrawl.extractors.dates.is_date_line`).
 
     A region that runs on past the article into the teasers of other stories, an archive or
     readers' comments carries a date per item ("November 12", "强图打榜 2024-05-23 09:41"); an
@@ -173,8 +173,7 @@ def dated_list_beyond(text: str, other: str) -> bool:
         line = " ".join(raw.split())
         if not line or line in known:
             continue
-        found = find_time(line)
-        if found is not None and 2 * len(found) >= len(line):
+        if is_date_line(line):
             dated += 1
             if dated == 2:
                 return True

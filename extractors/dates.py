@@ -20,7 +20,16 @@ from typing import Any
 
 from forumcrawl.extractors.text import trie_pattern
 
-__all__ = ["find_time", "find_times", "month_first", "read_epoch", "read_markup_time", "read_time", "to_iso"]
+__all__ = [
+    "find_time",
+    "find_times",
+    "is_date_line",
+    "month_first",
+    "read_epoch",
+    "read_markup_time",
+    "read_time",
+    "to_iso",
+]
 
 _MONTHS = {
     name: i
@@ -391,6 +400,29 @@ def find_times(text: str) -> list[str]:
         found.append(m.group().strip())
         m = _find(text, m.end())
     return found
+
+
+def is_date_line(line: str) -> bool:
+    """Whether a time expression takes half of ``line`` or more: the line is a date.
+
+    A named date without a year or a clock counts here, though :func:`find_time` looks past
+    it in running text ("may 5 people"): on a line of its own, "November 12" is the date of an
+    archive's or a teaser list's item.
+
+    Examples
+    --------
+    >>> is_date_line("November 12"), is_date_line("强图打榜 2024-05-23 09:41")
+    (True, True)
+    >>> is_date_line("We may 5 times a day check the river level")
+    False
+    """
+    if not line or _MAY_HOLD_TIME.search(line) is None:
+        return False
+    first = _FIND_RE.search(line)
+    if first is not None and 2 * len(first.group().strip()) >= len(line):
+        return True
+    found = find_time(line)
+    return found is not None and 2 * len(found) >= len(line)
 
 
 def _find(text: str, start: int = 0) -> re.Match[str] | None:

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from forumcrawl.extractors import dates
-from forumcrawl.extractors.dates import find_time, to_iso
+from forumcrawl.extractors.dates import find_time, is_date_line, to_iso
 from tests.regex_first import prefixes
 
 NOW = datetime(2024, 3, 8, 9, 0)
@@ -99,6 +99,23 @@ def test_not_a_time(raw: str) -> None:
 )
 def test_find_time(text: str, found: str | None) -> None:
     assert find_time(text) == found
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("November 12", True),  # find_time looks past a yearless date; alone on a line it is one
+        ("12 Nov", True),
+        ("强图打榜 2024-05-23 09:41:17", True),
+        ("Posted: Tue Mar 05, 2024 2:02 pm by bob", True),
+        ("you may 5 times try", False),
+        ("The bridge reopened on November 12 after a long wait.", False),
+        ("It opened on November 12, 2012 after a long wait for the town.", False),
+        ("", False),
+    ],
+)
+def test_a_date_line_is_mostly_a_date(line: str, expected: bool) -> None:
+    assert is_date_line(line) is expected
 
 
 @pytest.mark.parametrize(

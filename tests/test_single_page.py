@@ -269,6 +269,9 @@ def test_a_list_of_dated_items_beyond_the_other_text_is_told():
     dated = "\n".join(f"{t}\nNovember {12 - i}, 2012" for i, t in enumerate(TEASERS))
     assert dated_list_beyond(f"{story}\n{dated}", story)
     assert dated_list_beyond(f"{story}\n相关新闻\n强图打榜 2024-05-23 09:41:17\n强图打榜 2024-05-22 23:33:39", story)
+    # A blog's sidebar dates its items by day and month alone.
+    yearless = "\n".join(f"November {12 - i}\n{t}" for i, t in enumerate(TEASERS))
+    assert dated_list_beyond(f"{story}\n{yearless}", story)
     # One dateline is an article's own; a date inside a sentence does not make the line a date;
     # dated lines the other text holds too add nothing.
     assert not dated_list_beyond(f"March 3, 2024\n{story}\n{TEASERS[0]}", story)
@@ -293,7 +296,7 @@ def test_cx_running_past_the_article_into_dated_teasers_gives_way_to_dom():
     found = cascade.run(Document.from_text(page)).extraction
     assert found is not None and found.method == "dom"
     assert SENTENCES[-1] in found.text and TEASERS[0] not in found.text
-    plain = cascade.run(Document.from_text(page.replace(", 2012", " stories"))).extraction
+    plain = cascade.run(Document.from_text(page.replace("November", "Read").replace(", 2012", " stories"))).extraction
     assert plain is not None and plain.method == "cx"
 
 
