@@ -224,7 +224,9 @@ def segments_cjk(texts: Iterable[str]) -> bool:
         size += len(text) + 1
         if size >= _LANGUAGE_SAMPLE:
             break
-    return language("\n".join(sample)) in ("zh", "ja")
+    joined = "\n".join(sample)
+    # Without a Han character the answer is no, and most pages have none: no language guess.
+    return _CJK_CHAR_RE.search(joined) is not None and language(joined) in ("zh", "ja")
 
 
 def _latin_language(sample: str) -> str:
