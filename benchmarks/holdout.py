@@ -8,7 +8,8 @@ does not run (nor KSF, when the page marks that body as an article's and that sh
 ``cx``'s words lie in it, though they hold only part of it), the share of ``cx``'s words
 under which ``dom``'s text is apart from it and ``cx``'s is taken (``apart_share``) and the
 share of a page's prose under which the arbiter's text gives way to the whole page's on a page
-likelier a list (``list_share``; wcxb-dev's own is chosen on its other site folds). For each
+likelier a list and not an Open Graph article (``list_share``; wcxb-dev's own is chosen on
+its other site folds). For each
 folder this fits all seven on the *other* folders and scores the folder
 with them (held-apart), and prints that beside the
 figure of the same choices fit on every folder (tuned-on), each stage alone, the cascade as it
@@ -113,6 +114,9 @@ class Page:
     #: KSF's posts are an article with its readers' comments
     #: (:func:`~forumcrawl.extractors.ksf.comments_on_first`).
     commented: bool = False
+    #: The page says it is an article in Open Graph terms
+    #: (:attr:`~forumcrawl.extractors.arbiter.Evidence.og_article`): no list item.
+    og_article: bool = False
 
     @cached_property
     def chars(self) -> dict[str, int]:
@@ -195,6 +199,7 @@ def _page_inputs(page: Page, folder: Path, gold_text: str, own_words: str) -> No
     evidence = page_evidence(doc)
     page.signals = page_signals(doc, evidence)
     page.article_marked = evidence.article_body
+    page.og_article = evidence.og_article
     present = [n for n in ARBITRATED if page.chars[n] >= MIN_CHARS]
     bags = {n: text_tokens(page.texts[n]) for n in present}
     for name in present:
@@ -417,8 +422,9 @@ def lists(models: Models, page: Page) -> bool:
 def list_region(models: Models, page: Page, stage: str) -> bool:
     """The arbiter's ``stage`` is one item of a list page: the kind model finds ``page``
     likelier a listing or collection than an article or forum thread, and the stage's text
-    holds less than ``Models.list_share`` of the page's prose."""
-    if models.list_share <= 0 or not page.signals or stage not in page.features:
+    holds less than ``Models.list_share`` of the page's prose; not on a page that says it is an
+    article."""
+    if models.list_share <= 0 or page.og_article or not page.signals or stage not in page.features:
         return False
     if page.chars.get("page", 0) < MIN_CHARS:
         return False

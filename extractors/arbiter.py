@@ -251,6 +251,10 @@ class Evidence:
     headline_line: int = -1
     #: Lines whose characters are mostly link text.
     link_lines: frozenset[str] = frozenset()
+    #: The page says it is an article in Open Graph terms: its ``og:type`` names one, or it has
+    #: that type's properties (``article:published_time``...), which a site whose ``og:type``
+    #: is "news" sends too.
+    og_article: bool = False
 
 
 def page_evidence(doc: Document) -> Evidence:
@@ -301,6 +305,13 @@ def _evidence(doc: Document) -> Evidence:
     evidence.link_lines = frozenset(
         text for text, length, link in zip(lines.texts, lines.lengths, lines.link_lengths) if link * 2 > length
     )
+    for meta in lines.elements["meta"]:
+        prop = meta.get("property")
+        if prop and (
+            prop.startswith("article:") or prop == "og:type" and "article" in (meta.get("content") or "").lower()
+        ):
+            evidence.og_article = True
+            break
     marker = evidence.json_ld or evidence.itemprop or evidence.article
     evidence.article_body = bool(evidence.json_ld) or (bool(evidence.itemprop) and itemprop_kind != "text")
     evidence.marker_bag = text_tokens(marker)

@@ -32,6 +32,7 @@ from forumcrawl.document import Document
 from forumcrawl.extractors import fields
 from forumcrawl.extractors.arbiter import (
     Arbiter,
+    Evidence,
     candidate_features,
     dated_list_beyond,
     load_arbiter,
@@ -463,14 +464,16 @@ class Cascade:
             kind = "forum" if proba.get("forum", 0.0) > proba.get("article", 0.0) else "article"
         return kind
 
-    def _list_item(self, doc: Document, proba: dict[str, float], text: str, prose_chars: int) -> bool:
+    def _list_item(self, doc: Document, proba: dict[str, float], text: str, evidence: Evidence) -> bool:
         """Whether ``text`` is one item of a list page: the kind model finds the page likelier
         a listing or collection than an article or forum thread, and ``text`` holds less than
         the model's ``list_share`` of the page's prose (a teaser or a product tile the region
-        finders took for the main text); the page's whole text is the list."""
-        if self.list_share <= 0 or not prose_chars or not likelier_list(proba):
+        finders took for the main text); the page's whole text is the list. Not on a page that
+        says it is an article (:attr:`Evidence.og_article`): a story whose page also lists
+        many others' teasers is still the story."""
+        if self.list_share <= 0 or not evidence.text_chars or evidence.og_article or not likelier_list(proba):
             return False
-        return page_chars(doc, text) / prose_chars < self.list_share
+        return page_chars(doc, text) / evidence.text_chars < self.list_share
 
     def _whole_page(
         self, doc: Document, model: SiteModel | None, now: datetime, outcome: CascadeOutcome, kind: str | None
@@ -572,7 +575,7 @@ class Cascade:
             if best == "cx" and dated_list_beyond(candidates["cx"].text, candidates["dom"].text):
                 best = "dom"  # cx ran on past the article into a list of dated teasers or comments
         chosen = candidates[best]
-        if self._list_item(doc, proba, chosen.text, evidence.text_chars):
+        if self._list_item(doc, proba, chosen.text, evidence):
             listed = self._whole_page(doc, model, now, outcome, kind)
             if listed is not None:
                 return listed

@@ -435,6 +435,14 @@ def test_a_small_region_of_a_page_likelier_a_list_gives_way_to_the_whole_page():
     assert all(h in whole.text for h in HEADLINES) and "Home" not in whole.text
     cascade.list_share = share - 0.01
     assert cascade.run(Document.from_text(stories_table())).extraction.method == region.method
+    # So does a page that says it is an article, by Open Graph type or properties.
+    cascade.list_share = share + 0.01
+    for meta in ('property="og:type" content="article"', 'property="article:published_time" content="2024-03-03"'):
+        story = Document.from_text(stories_table().replace("</head>", f"<meta {meta}></head>"))
+        assert page_evidence(story).og_article
+        assert cascade.run(story).extraction.method == region.method
+    website = stories_table().replace("</head>", '<meta property="og:type" content="website"></head>')
+    assert not page_evidence(Document.from_text(website)).og_article
     # A page likelier content than a list keeps the arbiter's text whatever the share.
     cascade.kinds, cascade.list_share = _kinds(0.45), share + 0.01
     assert cascade.run(Document.from_text(stories_table())).extraction.method == region.method
