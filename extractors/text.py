@@ -37,6 +37,8 @@ _BLANK_LINES_RE = re.compile(r"\n\s*\n+")
 _CJK_RUN_RE = re.compile(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)")
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CJK_CHAR_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+#: Han characters and kana: the scripts written without spaces between words.
+_CJK_SCRIPT_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 #: Characters of text :func:`language` reads: a few paragraphs tell the script.
 _LANGUAGE_SAMPLE = 3000
@@ -216,7 +218,11 @@ def language(text: str) -> str:
 
 def segments_cjk(texts: Iterable[str]) -> bool:
     """Whether the text of ``texts`` (its first few paragraphs, as :func:`language` reads them)
-    is Chinese or Japanese, whose CJK runs :func:`tokenize` should cut into words."""
+    is mostly Chinese or Japanese, whose Han runs :func:`tokenize` should cut into words: it
+    holds Han characters, and at least as many CJK characters as words of other scripts. A
+    Chinese word is one or two characters and an English one a run of letters: a Chinese forum
+    page whose posts are short ("顶") beside an English footer is Chinese, an English story that
+    names a poem in Han characters is not."""
     sample: list[str] = []
     size = 0
     for text in texts:
@@ -224,9 +230,11 @@ def segments_cjk(texts: Iterable[str]) -> bool:
         size += len(text) + 1
         if size >= _LANGUAGE_SAMPLE:
             break
-    joined = "\n".join(sample)
-    # Without a Han character the answer is no, and most pages have none: no language guess.
-    return _CJK_CHAR_RE.search(joined) is not None and language(joined) in ("zh", "ja")
+    joined = "\n".join(sample)[:_LANGUAGE_SAMPLE]
+    if _CJK_CHAR_RE.search(joined) is None:  # most pages: one scan
+        return False
+    cjk = len(_CJK_SCRIPT_RE.findall(joined))
+    return cjk >= len(_WORD_RE.findall(_CJK_SCRIPT_RE.sub(" ", joined)))
 
 
 def _latin_language(sample: str) -> str:

@@ -39,6 +39,8 @@ def test_tokenize_without_segmenting_gives_each_han_character() -> None:
         (["今天天气很好，", "我们去公园散步吧 OK"], True),
         (["これは日本語のテキストです"], True),
         (["The poem 花前態舞 was read aloud at the ceremony last night"], False),
+        # A Chinese forum page: menus and a one-character post beside an English footer.
+        (["首页 论坛 登录", "测试论坛 > 综合讨论区", "顶", "GMT+8, 2024-3-8 15:30, Processed in 0.017 second(s)"], True),
         (["The kernel was upgraded"] * 200 + ["内核升级了"] * 50, False),  # the opening is read
         ([], False),
     ],
