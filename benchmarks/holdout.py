@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 from collections import Counter, defaultdict
@@ -68,6 +69,8 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data"
 ARBITRATED = ("dom", "cx")
 MIN_CHARS = FORUMCRAWL_EXTRACT_MIN_CHARS
+#: The KSF gate is stored rounded down to this fraction (see :func:`forum_gate`).
+GATE_PRECISION = 1_000_000
 #: A candidate within this F1 of the page's best counts as a best one when fitting the arbiter.
 BEST_MARGIN = 0.005
 _SPACE = re.compile(r"\s+")
@@ -241,13 +244,15 @@ def forum_gate(model: KindClassifier, arbiter: Arbiter, pages: Sequence[Page]) -
     """The highest gate that lets every forum page of ``pages`` whose posts the cascade would
     take (KSF splits it into posts that :func:`thread_agreement` lets win) reach KSF. A forum
     page whose posts KSF does not find, or that lose to ``dom``/``cx``, gives the gate nothing:
-    its text comes from the arbiter whether KSF runs or not."""
+    its text comes from the arbiter whether KSF runs or not. Rounded down to a millionth: the
+    cascade computes the lowest page's probability again from its JSON model, and a last digit
+    that differs would keep the page that sets the gate from passing it."""
     forum = [
         forum_proba(model, p)
         for p in pages
         if p.kind == "forum" and p.signals and p.ksf_thread and (not p.features or thread_wins(arbiter, p))
     ]
-    return min(forum) if forum else 0.0
+    return math.floor(min(forum) * GATE_PRECISION) / GATE_PRECISION if forum else 0.0
 
 
 def thread_wins(arbiter: Arbiter, page: Page, cx_only: bool = False) -> bool:
