@@ -418,11 +418,12 @@ def is_date_line(line: str) -> bool:
     """
     if not line or _MAY_HOLD_TIME.search(line) is None:
         return False
-    first = _FIND_RE.search(line)
-    if first is not None and 2 * len(first.group().strip()) >= len(line):
-        return True
-    found = find_time(line)
-    return found is not None and 2 * len(found) >= len(line)
+    found = _FIND_RE.search(line)
+    while found is not None:
+        if 2 * len(found.group().strip()) >= len(line):
+            return True
+        found = _FIND_RE.search(line, found.end())
+    return False
 
 
 def _find(text: str, start: int = 0) -> re.Match[str] | None:

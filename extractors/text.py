@@ -103,7 +103,7 @@ def preload_segmenter(text: str) -> None:
     :func:`segments_cjk`) and it is not loaded yet: its dictionary takes about a second, which a
     crawl would otherwise pay in the middle of learning a site (while a cluster's other workers
     wait for the rules)."""
-    if _jieba is None and _CJK_CHAR_RE.search(text) and segments_cjk((text,)):
+    if _jieba is None and segments_cjk((text,)):
         threading.Thread(target=_load_jieba, name="jieba-preload", daemon=True).start()
 
 
