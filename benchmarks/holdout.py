@@ -333,8 +333,12 @@ def _arbitrated(arbiter: Arbiter, page: Page) -> str:
 
 #: The values tried for the marked-body agreement under which ``dom`` still runs.
 MARKED_GRID = (0.8, 0.85, 0.9, 0.95)
-#: ... the lowest of them that costs no folder it is chosen on more than this mean F1.
+#: ... the lowest of them that costs no folder it is chosen on more than this mean F1,
 MARKED_MAX_LOSS = 0.001
+#: ... and no page of those folders more than this F1. The skip says ``dom`` cannot do better
+#: than ``cx`` there; one page that loses a tenth of its text says the agreement is too low to
+#: say so, whatever the folder's mean (a folder of few pages holds no such page by chance).
+MARKED_PAGE_MAX_LOSS = 0.1
 
 
 def fit_models(pages: Sequence[Page]) -> Models:
@@ -349,16 +353,24 @@ def fit_models(pages: Sequence[Page]) -> Models:
 
 def marked_agreement(models: Models, pages: Sequence[Page]) -> float:
     """The lowest value of :data:`MARKED_GRID` at which skipping ``dom`` costs no folder of
-    ``pages`` more than :data:`MARKED_MAX_LOSS` mean F1 (2.0, never skip, when none does)."""
-    by_folder: dict[str, list[Page]] = defaultdict(list)
-    for page in pages:
-        by_folder[page.folder].append(page)
-    always = Models(models.kinds, models.gate, models.arbiter)
-    base = {name: score(always, folder)[0] for name, folder in by_folder.items()}
-    for value in MARKED_GRID:
+    ``pages`` more than :data:`MARKED_MAX_LOSS` mean F1 and no page more than
+    :data:`MARKED_PAGE_MAX_LOSS` (2.0, never skip, when none does)."""
+    scored = [page for page in pages if page.scored]
+    by_folder: dict[str, list[int]] = defaultdict(list)
+    for i, page in enumerate(scored):
+        by_folder[page.folder].append(i)
+
+    def f1s(value: float) -> list[float]:
         trial = Models(models.kinds, models.gate, models.arbiter, value)
-        scores = {name: score(trial, folder)[0] for name, folder in by_folder.items()}
-        if all(scores[name] >= base[name] - MARKED_MAX_LOSS for name in by_folder):
+        return [page_f1(trial, page) for page in scored]
+
+    base = f1s(2.0)  # dom always runs
+    for value in MARKED_GRID:
+        trial = f1s(value)
+        if all(
+            _mean([trial[i] for i in folder]) >= _mean([base[i] for i in folder]) - MARKED_MAX_LOSS
+            for folder in by_folder.values()
+        ) and all(after >= before - MARKED_PAGE_MAX_LOSS for after, before in zip(trial, base)):
             return value
     return 2.0
 
@@ -460,6 +472,12 @@ def choose(models: Models, page: Page) -> tuple[str | None, bool]:
 
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else float("nan")
+
+
+def page_f1(models: Models, page: Page) -> float:
+    """The F1 of the cascade's choice on a scored ``page`` (0 when it takes nothing)."""
+    stage, _ = choose(models, page)
+    return page.completed.get(stage, page.f1[stage]) if stage else 0.0
 
 
 def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int, float]:
