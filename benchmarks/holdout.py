@@ -337,7 +337,7 @@ MARKED_GRID = (0.8, 0.85, 0.9, 0.95)
 MARKED_MAX_LOSS = 0.001
 #: ... and no page of those folders more than this F1. The skip says ``dom`` cannot do better
 #: than ``cx`` there; one page that loses a tenth of its text says the agreement is too low to
-#: say so, whatever the folder's mean (a folder of few pages holds no such page by chance).
+#: say so, whatever the folder's mean (among many pages, a folder's mean hides one such page).
 MARKED_PAGE_MAX_LOSS = 0.1
 
 
@@ -476,7 +476,12 @@ def _mean(values: Sequence[float]) -> float:
 
 def page_f1(models: Models, page: Page) -> float:
     """The F1 of the cascade's choice on a scored ``page`` (0 when it takes nothing)."""
-    stage, _ = choose(models, page)
+    return _taken_f1(page, choose(models, page)[0])
+
+
+def _taken_f1(page: Page, stage: str | None) -> float:
+    """F1 of ``stage``'s text on ``page`` as the cascade exports it (completed, see
+    ``Page.completed``; 0 for no stage)."""
     return page.completed.get(stage, page.f1[stage]) if stage else 0.0
 
 
@@ -487,7 +492,7 @@ def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int, flo
     for page in pages:
         stage, ksf = choose(models, page)
         if page.scored:
-            f1s.append(page.completed.get(stage, page.f1[stage]) if stage else 0.0)
+            f1s.append(_taken_f1(page, stage))
         ran += ksf
         dom += stage != "page" and runs_dom(models, page, ksf)
         changed += (stage == "ksf") != (page.cascade_before() == "ksf" and page.ksf_posts >= 2)
