@@ -55,6 +55,7 @@ from forumcrawl.extractors.arbiter import (
     thread_lines,
     with_body_regions,
     with_hidden_body,
+    without_aux,
 )
 from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, visible_text
 from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
@@ -213,6 +214,9 @@ def _page_inputs(page: Page, folder: Path, gold_text: str, own_words: str) -> No
             whole = with_body_regions(LineBlockExtractor().extract(doc), bag, evidence)
             if whole is not None:
                 text, bag = whole, text_tokens(whole)
+            kept = without_aux(text, document_lines(doc))
+            if kept is not None:
+                text, bag = kept, text_tokens(kept)
         completed = with_hidden_body(text, bag, evidence, document_lines(doc)) or text
         if completed != page.texts[name]:
             page.completed[name] = text_prf(completed, gold_text).f1

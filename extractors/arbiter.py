@@ -31,6 +31,7 @@ import lxml.etree
 from forumcrawl.document import Document
 from forumcrawl.extractors.cx import CXResult, PageLines, document_lines
 from forumcrawl.extractors.dates import is_date_line
+from forumcrawl.extractors.dom_density import AUX_MAX_SHARE, aux_name
 
 __all__ = [
     "FEATURES",
@@ -54,6 +55,7 @@ __all__ = [
     "with_body_regions",
     "with_hidden_body",
     "within_body",
+    "without_aux",
 ]
 
 DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
@@ -401,19 +403,109 @@ def with_hidden_body(text: str, bag: Counter[str], evidence: Evidence, lines: Pa
 
 
 def _placed(text: str, lines: PageLines) -> list[tuple[int, str]]:
-    """``text``'s lines, each with the number of the page line it is (the first such line after
-    the previous one's; a line the page does not have stays where it is in ``text``)."""
+    """``text``'s lines, each with the number of the page line it is (a line the page does not
+    have stays where it is in ``text``)."""
+    placed: list[tuple[int, str]] = []
+    at = -1
+    for number, line in zip(_line_numbers(text, lines), text.split("\n")):
+        if number is not None:
+            at = number
+        placed.append((at, line))
+    return placed
+
+
+def _line_numbers(text: str, lines: PageLines) -> list[int | None]:
+    """For each line of ``text``, the number of the page line it is: the first such line after
+    the previous one's (None for a line the page does not have)."""
     numbers: dict[str, list[int]] = {}
     for number, line in enumerate(lines.texts):
         if line:
             numbers.setdefault(line, []).append(number)
-    placed: list[tuple[int, str]] = []
+    found: list[int | None] = []
     at = -1
     for line in text.split("\n"):
-        key = " ".join(line.split())
-        at = next((n for n in numbers.get(key, ()) if n > at), at)
-        placed.append((at, line))
-    return placed
+        number = next((n for n in numbers.get(" ".join(line.split()), ()) if n > at), None)
+        if number is not None:
+            at = number
+        found.append(number)
+    return found
+
+
+#: The auxiliary names :func:`without_aux` leaves in CX's text: a caption or a photo credit
+#: describes a picture of the article, and the gold sets disagree on them (dragnet's,
+#: readability-pages' and wcxb-dev's keep them, aeb-articles-en's leaves them out).
+_CX_KEEPS = frozenset({"caption", "credit", "credits"})
+
+
+def without_aux(text: str, lines: PageLines) -> str | None:
+    """``text`` (lines of the page) without the lines that lie in a block an auxiliary class or
+    id name marks (the author's box, comments, share, newsletter and "related" boxes, tags:
+    :func:`~forumcrawl.extractors.dom_density.aux_name`) inside the element that holds all of
+    ``text``, each name on its own, when its lines hold less than
+    :data:`~forumcrawl.extractors.dom_density.AUX_MAX_SHARE` of the text's characters (a
+    thread whose posts are named "comments" keeps them) and all that goes holds less than that
+    share too (a blog that names each entry's block by its author, "entry-author-jane", keeps
+    the entry beside its comments box); None when no line goes.
+
+    CX reads lines, not names: an article's container that holds the author's box or a
+    newsletter call after the story gives CX one region of both. ``dom`` drops such blocks by
+    the same names; this reads them for CX's text, once the arbiter has taken it. The nearest
+    named block decides, so a caption inside an author's box is the box's."""
+    numbers = _line_numbers(text, lines)
+    held = [lines.containers.get(n) if n is not None else None for n in numbers]
+    known = [element for element in held if element is not None]
+    top = _common_ancestor(known) if len(known) > 1 else None
+    if top is None:
+        return None
+    names: dict[lxml.etree._Element, str] = {top: ""}
+    kinds: list[str] = []
+    for element in held:
+        if element is None:
+            kinds.append("")
+            continue
+        walked = []
+        while element not in names:
+            walked.append(element)
+            kind = aux_name(element)
+            if kind:
+                break
+            element = element.getparent()
+            if element is None:  # not under top: no name of the region
+                kind = ""
+                break
+        else:
+            kind = names[element]
+        for step in walked:
+            names[step] = kind
+        kinds.append("" if kind in _CX_KEEPS else kind)
+    if not any(kinds):
+        return None
+    text_lines = text.split("\n")
+    chars = [visible_chars(line) for line in text_lines]
+    named: dict[str, int] = {}
+    for kind, count in zip(kinds, chars):
+        if kind:
+            named[kind] = named.get(kind, 0) + count
+    limit = AUX_MAX_SHARE * sum(chars)
+    dropped = {kind for kind, count in named.items() if count < limit}
+    if not dropped or sum(named[kind] for kind in dropped) >= limit:
+        return None  # names that hold most of the text together name the article's own blocks
+    return "\n".join(line for line, kind in zip(text_lines, kinds) if kind not in dropped)
+
+
+def _common_ancestor(elements: Sequence[lxml.etree._Element]) -> lxml.etree._Element | None:
+    """The deepest element that is or holds each of ``elements`` (None when they have none)."""
+    chain = [elements[0], *elements[0].iterancestors()]
+    depth = {element: i for i, element in enumerate(chain)}
+    deepest = 0
+    for element in elements[1:]:
+        node: lxml.etree._Element | None = element
+        while node is not None and node not in depth:
+            node = node.getparent()
+        if node is None:
+            return None
+        deepest = max(deepest, depth[node])
+    return chain[deepest]
 
 
 #: The numbers :func:`candidate_features` gives for one candidate, in order.

@@ -186,6 +186,10 @@ class PageLines:
     #: The text of each line blanked as muted, by line number: a page may send part of its
     #: article hidden (a paywall, a "read more") and say so in its marked body.
     muted: dict[int, str] = field(default_factory=dict)
+    #: By line number, an element that holds the whole line (the block it ends with, or the
+    #: parent of the block whose start ends it), for a reader that asks what a line is part of
+    #: (see :func:`~forumcrawl.extractors.arbiter.without_aux`); lines without text have none.
+    containers: dict[int, lxml.etree._Element] = field(default_factory=dict)
 
     @property
     def itemprops(self) -> list[lxml.etree._Element]:
@@ -262,6 +266,7 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
     hrefs: list[str] = []
     events: list[Any] = []
     skipped: list[int] = []
+    containers: dict[int, lxml.etree._Element] = {}
     if tree is None:
         return PageLines(texts, lengths, links, found, marked, hrefs, headings, events, skipped)
     muted_lines: list[int] = []
@@ -356,6 +361,8 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
                 in_anchor -= 1
         if breaks:
             if has_text:
+                # A block's end closes a line it holds; a block's start, one its parent holds.
+                containers[len(texts)] = element if event == "end" else element.getparent()
                 end_line(line_muted, link)
                 has_text = line_muted = False
                 link = 0
@@ -373,6 +380,7 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
                 if muted:
                     line_muted = True
     if has_text:
+        containers[len(texts)] = tree
         end_line(line_muted, link)
     if tree.getparent() is None:
         # Markup after the end of the page can leave more top-level elements beside the root:
@@ -393,7 +401,9 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
             texts[i], lengths[i], links[i] = "", 0, 0
     for tag in _HEADINGS:
         found[tag] = [heading for heading in headings if heading.tag == tag]
-    return PageLines(texts, lengths, links, found, marked, hrefs, headings, events, skipped, blanked)
+    return PageLines(
+        texts, lengths, links, found, marked, hrefs, headings, events, skipped, blanked, containers
+    )
 
 
 @dataclass(frozen=True)

@@ -276,10 +276,15 @@ _SIDE_NAMES = frozenset("sidebar side aside widget widgets share sharing social 
 # Words (whole words of a class/id token, between "-", "_" or its ends) that name a block around
 # the article rather than in it: its comment section, the author's box, captions and credits,
 # share bars, "related" and newsletter boxes (see the module notes).
-_AUX_WORDS = re.compile(
-    r"(?<![a-z])(?:comments|respond|disqus|bios?|authors?|byline|caption|credits?|related|recommended"
-    r"|newsletter[a-z]*|subscri(?:be|ption)[a-z]*|signup|promo|share|sharing|social|tags|transcript|disclaimer)"
-    r"(?![a-z])"
+_AUX_ALTERNATIVES = (
+    r"comments|respond|disqus|bios?|authors?|byline|caption|credits?|related|recommended"
+    r"|newsletter[a-z]*|subscri(?:be|ption)[a-z]*|signup|promo|share|sharing|social|tags|transcript|disclaimer"
+)
+_AUX_WORDS = re.compile(rf"(?<![a-z])(?:{_AUX_ALTERNATIVES})(?![a-z])")
+# The same words opening or closing a class or id name ("author-bio", "post-comments"), not
+# inside one: "entry-author-cassi" is a blog's entry named by its author (see aux_name).
+_AUX_EDGE_WORDS = re.compile(
+    rf"(?<!\S)(?:{_AUX_ALTERNATIVES})(?![a-z])|(?<![a-z])(?:{_AUX_ALTERNATIVES})(?!\S)"
 )
 # Headings that announce what follows as not the article's: related and recommended links,
 # references and external links (the whole text of a short block, lower-cased, with its
@@ -870,6 +875,20 @@ def _drop_aux(
         if keep[i] and kind and (kind == _RELATED or named.get(kind, limit) < limit):
             keep[i] = False
             reasons[i] = "aux"
+
+
+def aux_name(element: lxml.etree._Element) -> str:
+    """The word of :data:`_AUX_WORDS` that opens or closes one of ``element``'s class and id
+    names ("" for none): it names a block around an article rather than in it (its comments,
+    the author's box...). Stricter than the main region's reading (:func:`_aux_kinds`), which
+    is ``dom``'s region alone: read on a whole text, a word inside a name ("entry-author-cassi",
+    a blog's entry by its author) took the article itself for a box."""
+    names = element.get("class") or ""
+    ident = element.get("id")
+    if ident:
+        names = f"{names} {ident}"
+    found = _AUX_EDGE_WORDS.search(names.lower()) if names else None
+    return found.group(0) if found else ""
 
 
 def _is_dateline(text: str) -> bool:

@@ -47,6 +47,7 @@ from forumcrawl.extractors.arbiter import (
     with_body_regions,
     with_hidden_body,
     within_body,
+    without_aux,
 )
 from forumcrawl.extractors.cx import CXResult, LineBlockExtractor, document_lines, known_lines, visible_text
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
@@ -580,13 +581,17 @@ class Cascade:
             if listed is not None:
                 return listed
         # The parts of the article CX left out as small though the page names them its
-        # article's, and those the page hides but declares (a paywall's): see with_body_regions
-        # and with_hidden_body; a stage's blocks no longer cover the text, its lines do.
+        # article's, without the blocks its names say are around the article, and those the
+        # page hides but declares (a paywall's): see with_body_regions, without_aux and
+        # with_hidden_body; a stage's blocks no longer cover the text, its lines do.
         text, bag = chosen.text, bags[best]
         if best == "cx":
             whole = with_body_regions(self.cx_result(doc), bag, evidence)
             if whole is not None:
                 text, bag = whole, page_tokens(doc, whole)
+            kept = without_aux(text, document_lines(doc))
+            if kept is not None:
+                text, bag = kept, page_tokens(doc, kept)
         text = with_hidden_body(text, bag, evidence, document_lines(doc)) or text
         if text != chosen.text:
             chosen = dataclasses.replace(chosen, text=text, blocks=[])

@@ -27,8 +27,10 @@ from forumcrawl.extractors.arbiter import (
     token_agreement,
     with_body_regions,
     within_body,
+    without_aux,
 )
-from forumcrawl.extractors.cx import LineBlockExtractor
+from forumcrawl.extractors.cx import LineBlockExtractor, document_lines
+from forumcrawl.extractors.dom_density import aux_name
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
 from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_rule
 from forumcrawl.offline import ExtractOptions, extract_bytes
@@ -554,6 +556,51 @@ def test_the_last_paragraph_after_a_box_of_links_is_taken_back_when_the_page_nam
     assert [small.text_of([region]) for region in small.small] == [TAIL, offer]
     taken = with_body_regions(small, bag, page_evidence(beside))
     assert taken is not None and taken.endswith(TAIL) and "Subscribe" not in taken
+
+
+#: An author's box after the story, inside its ``<article>``.
+BIO = (
+    "Ann Reporter has covered the river valley and its towns for the Daily News since 2009, "
+    "from its floods to its elections."
+)
+
+
+def with_box(name: str) -> str:
+    """The article with the author's box ``BIO`` in a block of class ``name`` after its story."""
+    return article().replace("</article>", f'<div class="{name}"><p>{BIO}</p></div></article>')
+
+
+def test_an_author_box_in_the_article_leaves_cx_text_by_its_name():
+    """CX reads lines, not names: the author's box after the story is one region with it. Its
+    class name says it is around the article, and once the arbiter takes CX's text the cascade
+    drops it. A name with the word inside ("entry-author-ann", a blog's entry named by its
+    author) names no box, and a named block holding most of the text is the text."""
+    doc = Document.from_text(with_box("author-bio"))
+    text = LineBlockExtractor().extract(doc).text
+    assert BIO in text and SENTENCES[-1] in text
+    kept = without_aux(text, document_lines(doc))
+    assert kept is not None and BIO not in kept and all(s in kept for s in SENTENCES)
+    cascade = Cascade()  # with an arbiter that takes cx's text on any page
+    cascade.arbiter = Arbiter(
+        weights={name: [0.0] * len(FEATURES) for name in ("cx", "dom")}, intercepts={"cx": 1.0, "dom": 0.0}
+    )
+    found = cascade.run(Document.from_text(with_box("author-bio"))).extraction
+    assert found is not None and found.method == "cx" and found.text == kept
+    # Not a word inside a name, nor a named block that holds most of the text.
+    entry = Document.from_text(with_box("entry-author-ann entry"))
+    assert BIO in cascade.run(entry).extraction.text  # type: ignore[union-attr]
+    posts = Document.from_text(
+        article()
+        .replace("3 March 2024</p>", '3 March 2024</p><div class="post-comments">')
+        .replace("</article>", "</div></article>")
+    )
+    assert without_aux(LineBlockExtractor().extract(posts).text, document_lines(posts)) is None
+
+
+def test_an_auxiliary_name_opens_or_closes_a_class_name():
+    names = ["author-bio", "post-comments", "entry-footer share", "entry-author-ann entry", "sharebar", "x"]
+    found = [aux_name(Document.from_text(f'<div class="{n}"><p>{BIO}</p></div>').tree.find(".//div")) for n in names]
+    assert found == ["author", "comments", "share", "", "", ""]
 
 
 def test_a_text_within_a_longer_marked_body_lies_in_it():
