@@ -443,9 +443,7 @@ def without_aux(text: str, lines: PageLines) -> str | None:
     :func:`~forumcrawl.extractors.dom_density.aux_name`) inside the element that holds all of
     ``text``, each name on its own, when its lines hold less than
     :data:`~forumcrawl.extractors.dom_density.AUX_MAX_SHARE` of the text's characters (a
-    thread whose posts are named "comments" keeps them) and all that goes holds less than that
-    share too (a blog that names each entry's block by its author, "entry-author-jane", keeps
-    the entry beside its comments box); None when no line goes.
+    thread whose posts are named "comments" keeps them); None when no line goes.
 
     CX reads lines, not names: an article's container that holds the author's box or a
     newsletter call after the story gives CX one region of both. ``dom`` drops such blocks by
@@ -488,8 +486,8 @@ def without_aux(text: str, lines: PageLines) -> str | None:
             named[kind] = named.get(kind, 0) + count
     limit = AUX_MAX_SHARE * sum(chars)
     dropped = {kind for kind, count in named.items() if count < limit}
-    if not dropped or sum(named[kind] for kind in dropped) >= limit:
-        return None  # names that hold most of the text together name the article's own blocks
+    if not dropped:
+        return None
     return "\n".join(line for line, kind in zip(text_lines, kinds) if kind not in dropped)
 
 
