@@ -455,27 +455,9 @@ def without_aux(text: str, lines: PageLines) -> str | None:
     top = _common_ancestor(known) if len(known) > 1 else None
     if top is None:
         return None
-    names: dict[lxml.etree._Element, str] = {top: ""}
-    kinds: list[str] = []
-    for element in held:
-        if element is None:
-            kinds.append("")
-            continue
-        walked = []
-        while element not in names:
-            walked.append(element)
-            kind = aux_name(element)
-            if kind:
-                break
-            element = element.getparent()
-            if element is None:  # not under top: no name of the region
-                kind = ""
-                break
-        else:
-            kind = names[element]
-        for step in walked:
-            names[step] = kind
-        kinds.append("" if kind in _CX_KEEPS else kind)
+    names: dict[lxml.etree._Element, str] = {top: ""}  # the text's own container names nothing
+    kinds = ["" if element is None else _box_name(element, names) for element in held]
+    kinds = ["" if kind in _CX_KEEPS else kind for kind in kinds]
     if not any(kinds):
         return None
     text_lines = text.split("\n")
@@ -489,6 +471,24 @@ def without_aux(text: str, lines: PageLines) -> str | None:
     if not dropped:
         return None
     return "\n".join(line for line, kind in zip(text_lines, kinds) if kind not in dropped)
+
+
+def _box_name(element: lxml.etree._Element, names: dict[lxml.etree._Element, str]) -> str:
+    """The auxiliary name of ``element`` or of its nearest named ancestor below the text's
+    container, read from and kept in ``names`` (which holds that container: every element the
+    caller asks of lies under it, and each ancestor is read once a text)."""
+    walked = []
+    while element not in names:
+        kind = aux_name(element)
+        if kind:
+            names[element] = kind
+            break
+        walked.append(element)
+        element = element.getparent()
+    kind = names[element]
+    for step in walked:
+        names[step] = kind
+    return kind
 
 
 def _common_ancestor(elements: Sequence[lxml.etree._Element]) -> lxml.etree._Element | None:
