@@ -7,7 +7,9 @@ Every stage starts from the page file, so that the read+gunzip time can be subtr
   any DOM-based extractor pays;
 - ``ours``: read, ``forumcrawl.offline.extract_bytes`` (decoding, parsing, extraction, fields);
 - ``trafilatura``: read, the same ``trafilatura.extract`` call as ``peers.py``;
-- with ``--components``, each part of our cascade alone (:func:`component_stages`).
+- with ``--components``, each part of our cascade alone (:func:`component_stages`);
+- with ``--cli``, ``forumcrawl extract -j 1`` over the same pages in a new process each round
+  (:func:`time_cli`): what a user waits for, start-up and writing the records included.
 
 Each round runs every stage over every page; the best and the median round are reported, in
 seconds net of ``read`` and as a ratio to ``parse``::
@@ -19,9 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import re
+import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -137,6 +142,20 @@ def time_rounds(
     return timings
 
 
+def time_cli(files: list[Path], rounds: int, cpu: bool) -> list[float]:
+    """Seconds per run of ``forumcrawl extract -j 1`` over ``files`` in a new process (its CPU
+    time with ``cpu``): imports, models, reading, extraction and writing the records."""
+    command = [sys.executable, "-m", "forumcrawl", "extract", "-j", "1", "-o", os.devnull, *map(str, files)]
+    seconds = []
+    for _ in range(rounds):
+        before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        after, ended = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+        used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        seconds.append(used if cpu else ended - started)
+    return seconds
+
+
 def summarise(timings: dict[str, list[float]], pages: int) -> dict[str, dict[str, Any]]:
     """Best and median round per stage, net of ``read``, with the ratio to ``parse``."""
     out: dict[str, dict[str, Any]] = {}
@@ -191,6 +210,11 @@ def main(argv: list[str] | None = None) -> int:
         help="also time each part of the cascade alone (see component_stages)",
     )
     parser.add_argument(
+        "--cli",
+        action="store_true",
+        help="also time `forumcrawl extract -j 1` over the pages, one new process per round",
+    )
+    parser.add_argument(
         "--cpu",
         action="store_true",
         help="time by this process's CPU time, not the wall clock (a machine others load)",
@@ -214,7 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         stages.update(component_stages())
 
     clock = time.process_time if args.cpu else time.perf_counter
-    summary = summarise(time_rounds(stages, files, args.rounds, clock), len(files))
+    timings = time_rounds(stages, files, args.rounds, clock)
+    if args.cli:
+        timings["cli"] = time_cli(files, args.rounds, args.cpu)
+    summary = summarise(timings, len(files))
     print(f"{len(files)} pages from {args.pages}, {args.rounds} rounds, {'CPU' if args.cpu else 'wall'} time\n")
     print(format_table(summary))
     meta = {

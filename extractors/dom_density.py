@@ -149,9 +149,9 @@ from typing import Any
 
 import lxml.etree
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
 
 from forumcrawl.document import Document
+from forumcrawl.extractors.base import Estimator
 from forumcrawl.extractors.cx import PageLines, document_lines, filled_events, page_lines
 from forumcrawl.extractors.dates import find_time
 
@@ -1014,7 +1014,7 @@ class DomDensityExtractor:
         )
 
 
-class BlockFeaturizer(TransformerMixin, BaseEstimator):
+class BlockFeaturizer(Estimator):
     """Blocks (see :func:`node_blocks`) to a numeric matrix of their §3.3 properties.
 
     Columns, in :meth:`get_feature_names_out` order: ρ1, ρ2 (capped at ``max_link_density`` so
@@ -1033,6 +1033,10 @@ class BlockFeaturizer(TransformerMixin, BaseEstimator):
             raise ValueError(f"max_link_density must be positive, got {self.max_link_density}")
         self.n_features_out_ = len(self._FEATURES)
         return self
+
+    def fit_transform(self, X: Sequence[Block], y: object = None) -> np.ndarray:
+        """``fit``, then ``transform``."""
+        return self.fit(X, y).transform(X)
 
     def transform(self, X: Sequence[Block]) -> np.ndarray:
         """One row per block."""

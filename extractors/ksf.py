@@ -27,10 +27,8 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.exceptions import NotFittedError
-from sklearn.utils import check_random_state
 
+from forumcrawl.extractors.base import Estimator, not_fitted
 from forumcrawl.extractors.cx import PageLines, document_lines, filled_events
 from forumcrawl.extractors.cx import page_lines as cx_page_lines
 from forumcrawl.extractors.dates import find_time
@@ -802,7 +800,7 @@ def _learn_exclusions(
     return learned, dict(votes.most_common(5))
 
 
-class KeywordScoringExtractor(BaseEstimator):
+class KeywordScoringExtractor(Estimator):
     """Learn a forum's post-extraction rule from a few thread pages by keyword scoring (KSF).
 
     Each sample page is reduced to text lines; stop rules and similarity rules drop template
@@ -929,7 +927,8 @@ class KeywordScoringExtractor(BaseEstimator):
         # An affix is shared by two titles at least: one page has none (nor reads its title).
         affixes = title_affixes([doc.title for doc in docs]) if len(docs) > 1 else []
         if len(docs) > self.n_pages:  # a random state costs 0.1 ms to make: only when drawing
-            rng = check_random_state(self.random_state)
+            state = self.random_state
+            rng = state if isinstance(state, np.random.RandomState) else np.random.RandomState(state)
             picked = rng.choice(len(docs), size=self.n_pages, replace=False)
             docs = [docs[i] for i in sorted(picked)]
         trees = [doc.tree for doc in docs]
@@ -1008,9 +1007,7 @@ class KeywordScoringExtractor(BaseEstimator):
     def _check_fitted(self) -> KsfRule:
         rule = getattr(self, "rule_", None)
         if rule is None:
-            raise NotFittedError(
-                f"This {type(self).__name__} instance is not fitted yet. Call 'fit' first."
-            )
+            raise not_fitted(f"This {type(self).__name__} instance is not fitted yet. Call 'fit' first.")
         return rule
 
     def extract(self, document: Document, *, now: datetime | None = None) -> list[Post]:

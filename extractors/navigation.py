@@ -35,10 +35,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urljoin, urlsplit, urlunsplit
 
-from sklearn.base import BaseEstimator
-from sklearn.exceptions import NotFittedError
 from w3lib.url import url_query_cleaner
 
+from forumcrawl.extractors.base import Estimator, not_fitted
 from forumcrawl.extractors.fields import anchors
 from forumcrawl.extractors.usc import is_session_param
 
@@ -379,7 +378,7 @@ def listing_order(url: str) -> tuple[str, str] | None:
     return family, "/".join(values)
 
 
-class ListingOrders(BaseEstimator):
+class ListingOrders(Estimator):
     """Which order of each sorted listing a crawl follows.
 
     A listing offered in several orders whose order is a path segment (``sort:activity-desc``)
@@ -423,7 +422,7 @@ class ListingOrders(BaseEstimator):
         """Whether ``url`` is a page of a walked family's listing in its followed order (True),
         lists in an order not followed (False), or neither (None)."""
         if not hasattr(self, "orders_"):
-            raise NotFittedError("ListingOrders is not fitted")
+            raise not_fitted("ListingOrders is not fitted")
         found = listing_order(url)
         if found is None or found[0] not in self.orders_:
             return None
@@ -466,7 +465,7 @@ def _position_from_json(data: Sequence[Any]) -> Position:
     return tuple(data)
 
 
-class ThreadIdentity(BaseEstimator):
+class ThreadIdentity(Estimator):
     """Map thread-page URLs of one site to ``(thread, page)``, learned from its URLs.
 
     Parameters
@@ -668,7 +667,7 @@ class ThreadIdentity(BaseEstimator):
 
     def _check(self) -> None:
         if not hasattr(self, "id_position_"):
-            raise NotFittedError("this ThreadIdentity is not fitted yet: call fit() or from_dict()")
+            raise not_fitted("this ThreadIdentity is not fitted yet: call fit() or from_dict()")
 
     def key(self, url: str) -> ThreadKey:
         """The thread and page of a thread-page URL (see :class:`ThreadKey`)."""

@@ -32,12 +32,7 @@ from scipy.spatial.distance import cdist
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_array
 
-from forumcrawl.extractors.tree_distance import (
-    TagNode,
-    collapse_repeats,
-    tag_tree,
-    tree_similarity,
-)
+from forumcrawl.extractors.tree_distance import page_trees, similarity_matrix
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -52,27 +47,6 @@ __all__ = [
     "page_trees",
     "similarity_matrix",
 ]
-
-
-def page_trees(documents: Sequence[Any], *, classes: bool = False) -> list[TagNode]:
-    """Cleaned tag trees with repeated sibling groups collapsed (seed 002 §2), one per page.
-
-    ``classes`` labels nodes with their class tokens; clustering and templates both use it.
-    """
-    return [
-        collapse_repeats(d if isinstance(d, TagNode) else tag_tree(d, classes=classes))
-        for d in documents
-    ]
-
-
-def similarity_matrix(trees: Sequence[TagNode], *, method: str = "auto") -> NDArray[np.float64]:
-    """The N×N matrix m_ij = es(p_i, p_j) of seed 001 §2.4 (symmetric, ones on the diagonal)."""
-    n = len(trees)
-    m = np.eye(n)
-    for i in range(n):
-        for j in range(i + 1, n):
-            m[i, j] = m[j, i] = tree_similarity(trees[i], trees[j], method=method)
-    return m
 
 
 def column_similarity(m: ArrayLike) -> NDArray[np.float64]:

@@ -19,11 +19,14 @@ trees separates templates without reading any text. Two algorithms are provided:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
 
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
+    from numpy.typing import NDArray
 
     from forumcrawl.document import Document
 
@@ -34,6 +37,8 @@ __all__ = [
     "TagNode",
     "collapse_repeats",
     "normalised_similarity",
+    "page_trees",
+    "similarity_matrix",
     "simple_tree_matching",
     "stm_mapping",
     "tag_tree",
@@ -365,3 +370,23 @@ def tree_similarity(
         ed = costs.deletion * (t1.size - w) + costs.insertion * (t2.size - w)
     return normalised_similarity(ed, t1.size, t2.size)
 
+
+def page_trees(documents: Sequence[Any], *, classes: bool = False) -> list[TagNode]:
+    """Cleaned tag trees with repeated sibling groups collapsed (seed 002 §2), one per page.
+
+    ``classes`` labels nodes with their class tokens; clustering and templates both use it.
+    """
+    return [
+        collapse_repeats(d if isinstance(d, TagNode) else tag_tree(d, classes=classes))
+        for d in documents
+    ]
+
+
+def similarity_matrix(trees: Sequence[TagNode], *, method: str = "auto") -> NDArray[np.float64]:
+    """The N×N matrix m_ij = es(p_i, p_j) of seed 001 §2.4 (symmetric, ones on the diagonal)."""
+    n = len(trees)
+    m = np.eye(n)
+    for i in range(n):
+        for j in range(i + 1, n):
+            m[i, j] = m[j, i] = tree_similarity(trees[i], trees[j], method=method)
+    return m

@@ -27,16 +27,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
-from sklearn.feature_extraction.text import CountVectorizer
-from sklearn.feature_selection import SelectKBest
-from sklearn.naive_bayes import BernoulliNB
-from sklearn.pipeline import Pipeline
 
 from forumcrawl.extractors.text import tokenize
+
+if TYPE_CHECKING:
+    from sklearn.pipeline import Pipeline
 
 __all__ = [
     "DEFAULT_K",
@@ -82,6 +80,8 @@ def information_gain(X: Any, y: Sequence[int]) -> np.ndarray:
     ``IG(t) = H(C) - P(t) H(C | t) - P(¬t) H(C | ¬t)`` with ``t`` the feature being present
     (non-zero). A ``score_func`` for :class:`~sklearn.feature_selection.SelectKBest`.
     """
+    from scipy import sparse  # training only: scoring a page needs numpy alone
+
     X = sparse.csr_matrix(X)
     y = np.asarray(y)
     present = (X > 0).astype(np.float64)
@@ -110,6 +110,11 @@ def make_value_classifier(k: int = DEFAULT_K, alpha: float = 1.0) -> Pipeline:
     Fit it on texts with labels 1 (valuable) / 0 (worthless); ``k`` above the vocabulary size
     keeps every word.
     """
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.feature_selection import SelectKBest
+    from sklearn.naive_bayes import BernoulliNB
+    from sklearn.pipeline import Pipeline
+
     return Pipeline(
         [
             (

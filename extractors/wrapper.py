@@ -22,18 +22,12 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.exceptions import NotFittedError
 
+from forumcrawl.extractors.base import Estimator, not_fitted
 from forumcrawl.extractors.dates import read_time
-from forumcrawl.extractors.page_clustering import (
-    TemplateClustering,
-    page_trees,
-    similarity_matrix,
-)
 from forumcrawl.extractors.posts import own_text
 from forumcrawl.extractors.text import normalise
-from forumcrawl.extractors.tree_distance import TagNode, stm_mapping
+from forumcrawl.extractors.tree_distance import TagNode, page_trees, similarity_matrix, stm_mapping
 from forumcrawl.items import Post
 
 if TYPE_CHECKING:
@@ -494,7 +488,7 @@ def _read(templates: Sequence[Template], document: Document | TagNode, now: date
     return result
 
 
-class WrapperInducer(BaseEstimator):
+class WrapperInducer(Estimator):
     """Learns the wrapper of one page cluster and reads pages with it (seed 001 §2.5–2.6).
 
     Parameters
@@ -531,13 +525,13 @@ class WrapperInducer(BaseEstimator):
     def extract(self, document: Document, *, now: datetime | None = None) -> WrapperResult | None:
         """The page's fields, or ``None`` when the page does not fit the template."""
         if not hasattr(self, "template_"):
-            raise NotFittedError("WrapperInducer is not fitted yet; call fit first")
+            raise not_fitted("WrapperInducer is not fitted yet; call fit first")
         return _read([self.template_], document, now)
 
     def to_dict(self) -> dict[str, Any]:
         """The fitted template as JSON-ready data."""
         if not hasattr(self, "template_"):
-            raise NotFittedError("WrapperInducer is not fitted yet; call fit first")
+            raise not_fitted("WrapperInducer is not fitted yet; call fit first")
         return {"lam": self.lam, "template": self.template_.to_dict()}
 
     @classmethod
@@ -566,6 +560,9 @@ def learn_templates(
     The result is JSON-ready; ``cluster_of`` gives each sample page's cluster (-1 for none) and
     ``page_types`` each cluster's type, for USC to pick its topic cluster.
     """
+    # Learning only: scikit-learn and SciPy load here, not when a page is read with templates.
+    from forumcrawl.extractors.page_clustering import TemplateClustering
+
     docs = [d for d in documents if d.tree is not None]
     trees = page_trees(docs, classes=True)
     if len(docs) < min_pages:

@@ -10,6 +10,7 @@ import sys
 from datetime import datetime
 from html import escape
 
+import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
@@ -483,6 +484,9 @@ def test_deterministic_for_fixed_random_state(forum: list[Document]) -> None:
     a = KeywordScoringExtractor(n_pages=3, random_state=42).fit(forum)
     b = KeywordScoringExtractor(n_pages=3, random_state=42).fit(list(forum))
     assert a.rule_.to_dict() == b.rule_.to_dict()
+    # A generator is drawn from as given: the same seed picks the same pages.
+    c = KeywordScoringExtractor(n_pages=3, random_state=np.random.RandomState(42)).fit(list(forum))
+    assert c.sample_urls_ == a.sample_urls_ and len(forum) > 3
     assert a.keywords_ == b.keywords_
     assert a.sample_urls_ == b.sample_urls_
 

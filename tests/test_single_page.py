@@ -3,7 +3,10 @@ spider's kind filter (a real crawl of a real local HTTP server)."""
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
@@ -459,6 +462,41 @@ def test_extract_reports_kind_and_keeps_the_article_body():
     product = extract_bytes(PRODUCT.encode(), page_id="p")
     assert product["kind"] == "product"
     assert extract_bytes(PRODUCT.encode(), page_id="p", options=_forced("article"))["kind"] == "article"
+
+
+#: Extraction in a new interpreter, every stage run: which heavy libraries it loaded.
+_LOADED = """
+import json, sys
+from forumcrawl.document import Document
+from forumcrawl.offline import extract_bytes
+from forumcrawl.pages import Cascade
+cascade = Cascade()
+cascade.forum_gate = 0.0  # KSF runs on every page
+methods = []
+for path in sys.argv[1:]:
+    html = open(path, encoding="utf-8").read()
+    methods.append(extract_bytes(html.encode(), page_id=path)["method"])
+    cascade.run(Document.from_text(html))
+    for stage in ("dom", "ksf", "cx"):
+        Cascade(stages=(stage,)).run(Document.from_text(html))
+print(json.dumps({"methods": methods, "loaded": sorted({m.split(".")[0] for m in sys.modules})}))
+"""
+
+
+def test_extracting_pages_loads_neither_scikit_learn_nor_scipy(tmp_path):
+    # Importing scikit-learn imports SciPy's statistics: 1.5 s of a process's start-up, for
+    # pages whose models are JSON weights (see forumcrawl.extractors.base).
+    thread = f"""<html><head><title>River floods town - Town forum</title></head><body>
+<h1>River floods town</h1>{_comment_list([("Ann", BODY), *COMMENTS])}</body></html>"""
+    paths = []
+    for name, page in (("article", article()), ("thread", thread), ("blog", blog_post()), ("shop", PRODUCT)):
+        paths.append(tmp_path / f"{name}.html")
+        paths[-1].write_text(page, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", _LOADED, *map(str, paths)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    assert found["methods"][1] == "ksf" and "numpy" in found["loaded"]  # the stages did run
+    assert not {"sklearn", "scipy"} & set(found["loaded"])
 
 
 def test_neither_costly_stage_runs_when_cx_is_the_marked_article_body():

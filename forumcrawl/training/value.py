@@ -34,8 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import sklearn
-from sklearn.metrics import precision_recall_fscore_support
 
 from forumcrawl.document import Document, DocumentError
 from forumcrawl.evaluation import tokens
@@ -125,6 +123,9 @@ def held_apart(group: str, share: float) -> bool:
 
 def train(examples: list[Example], *, k: int, share: float, source: str) -> ValueModel:
     """Fit on the groups not held apart; the card records the held-apart scores."""
+    import sklearn  # imported to train, not when the command line starts
+    from sklearn.metrics import precision_recall_fscore_support
+
     if not examples:
         raise ValueError("no labelled examples")
     test = [held_apart(g, share) for _, _, g in examples]
