@@ -205,3 +205,20 @@ def test_demo_logs_each_line_once(tmp_path):
     lines = proc.stderr.splitlines()
     assert len(lines) == len(set(lines)) and len(lines) < 20, proc.stderr
     assert "Dropped" not in proc.stderr
+
+
+def test_each_command_reads_its_options_when_only_its_own_are_built(capsys):
+    # main() builds only the options of the command it runs: each reads them as when all are built.
+    from forumcrawl.cli import build_parser
+    from forumcrawl.commands import COMMANDS
+
+    for command in COMMANDS:
+        shown = []
+        for parser in (build_parser(), build_parser(command)):
+            with pytest.raises(SystemExit):
+                parser.parse_args([command, "--help"])
+            shown.append(capsys.readouterr().out)
+        assert shown[0] == shown[1] and "--help" in shown[0], command
+    with pytest.raises(SystemExit):  # another command's options are not there
+        build_parser("eval").parse_args(["extract", "--jobs", "2", "page.html"])
+    assert "unrecognized arguments" in capsys.readouterr().err
