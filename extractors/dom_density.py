@@ -145,7 +145,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import lxml.etree
 import numpy as np

@@ -23,7 +23,6 @@ from forumcrawl.mockforum import (
     ALL_FAMILIES,
     BROKEN_KINDS,
     DEFAULT_NOW,
-    FAMILIES,
     NAV_FAMILIES,
     PRESETS,
     ForumSite,

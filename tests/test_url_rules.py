@@ -104,7 +104,6 @@ def test_one_word_beside_page_numbers_is_no_type_of_the_parameter() -> None:
 
 def test_siblings_merge_threads_of_other_boards() -> None:
     threads, board_pages = machina_urls()
-    first_board = threads[:4]
     urls = threads + board_pages
     labels = [1] * 4 + [-1] * (len(threads) - 4) + [0] * len(board_pages)
     resolver = UrlResolver().fit(urls, labels)
