@@ -149,7 +149,9 @@ def time_cli(files: list[Path], rounds: int, cpu: bool) -> list[float]:
     seconds = []
     for _ in range(rounds):
         before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        run = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if run.returncode:
+            raise SystemExit(f"forumcrawl extract failed ({run.returncode}): {run.stderr[-2000:]}")
         after, ended = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
         used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         seconds.append(used if cpu else ended - started)
