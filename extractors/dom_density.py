@@ -145,14 +145,17 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import lxml.etree
-import numpy as np
 
 from forumcrawl.document import Document
 from forumcrawl.extractors.base import Estimator
 from forumcrawl.extractors.cx import PageLines, document_lines, filled_events, page_lines
 from forumcrawl.extractors.dates import find_time
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "DELTA1_MIN_TEXT_SHARE",
@@ -1039,6 +1042,8 @@ class BlockFeaturizer(Estimator):
 
     def transform(self, X: Sequence[Block]) -> np.ndarray:
         """One row per block."""
+        import numpy as np  # not at import: extraction itself never builds feature rows
+
         cap = self.max_link_density
         return np.array(
             [
@@ -1059,4 +1064,6 @@ class BlockFeaturizer(Estimator):
 
     def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
         """The column names."""
+        import numpy as np
+
         return np.array(self._FEATURES, dtype=object)

@@ -24,9 +24,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
+from numbers import Integral
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from forumcrawl.extractors.base import Estimator, not_fitted
 from forumcrawl.extractors.cx import PageLines, document_lines, filled_events
@@ -58,6 +57,7 @@ from forumcrawl.extractors.text import is_stop_word, segments_cjk, tokenize
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable, Iterable, Sequence
 
+    import numpy as np
     from lxml.html import HtmlElement
 
     from forumcrawl.document import Document
@@ -894,9 +894,9 @@ class KeywordScoringExtractor(Estimator):
     def _validate(self) -> None:
         for name in ("n_pages", "top_k", "prefix_chars", "repeat_within", "min_bodies"):
             value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+            if not isinstance(value, Integral) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if not isinstance(self.min_line_chars, (int, np.integer)) or self.min_line_chars < 0:
+        if not isinstance(self.min_line_chars, Integral) or self.min_line_chars < 0:
             raise ValueError(f"min_line_chars must be a non-negative integer, got {self.min_line_chars!r}")
         for name in ("max_link_ratio", "template_share", "min_coverage"):
             value = getattr(self, name)
@@ -927,6 +927,8 @@ class KeywordScoringExtractor(Estimator):
         # An affix is shared by two titles at least: one page has none (nor reads its title).
         affixes = title_affixes([doc.title for doc in docs]) if len(docs) > 1 else []
         if len(docs) > self.n_pages:  # a random state costs 0.1 ms to make: only when drawing
+            import numpy as np  # not at import: extracting single pages never draws
+
             state = self.random_state
             rng = state if isinstance(state, np.random.RandomState) else np.random.RandomState(state)
             picked = rng.choice(len(docs), size=self.n_pages, replace=False)

@@ -35,11 +35,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urljoin, urlsplit, urlunsplit
 
-from w3lib.url import url_query_cleaner
-
 from forumcrawl.extractors.base import Estimator, not_fitted
 from forumcrawl.extractors.fields import anchors
-from forumcrawl.extractors.usc import is_session_param
 
 __all__ = [
     "NAV_VERSION",
@@ -53,6 +50,7 @@ __all__ = [
     "declared_canonical",
     "first_page_alias",
     "is_noise_param",
+    "is_session_param",
     "listing_order",
     "page_flip_number",
     "returns_to",
@@ -84,7 +82,13 @@ ORDER_KEYS = frozenset(
 )
 _ORDER_SEGMENT = re.compile(r"^([A-Za-z_]{1,24})[:=](.+)$")
 _URL_VALUE = re.compile(r"^(?:/|https?://|//)", re.IGNORECASE)
-_PATH_SESSION = re.compile(r";jsessionid=[^/?#]*", re.IGNORECASE)
+#: Query parameters that carry a session, not a page: ``sid=<32 hex>`` (phpBB), ``s=`` (vBulletin).
+SESSION_KEYS = frozenset({"s", "sid", "sess", "session", "sessionid", "session_id", "phpsessid",
+                          "jsessionid", "oscsid"})
+_SESSION_VALUE = re.compile(r"^[0-9A-Za-z]{16,}$")
+_HEX32 = re.compile(r"^[0-9a-fA-F]{32}$")
+#: A Java servlet's session id, carried in the path.
+PATH_SESSION = re.compile(r";jsessionid=[^/?#]*", re.IGNORECASE)
 _BLOCK_SPLIT = re.compile(r"[-_.,;~+!]")
 _NUMBER = re.compile(r"^\d{1,12}$")
 _WORD = re.compile(r"^[A-Za-z]{1,24}$")
@@ -92,6 +96,15 @@ _WORD = re.compile(r"^[A-Za-z]{1,24}$")
 #: thread in the sample).
 _PAGE_NAMES = ("page", "pn", "pg", "pagenum", "pageno", "start")
 _PAGE_WORDS = frozenset({"page", "p", "pg"})
+
+def is_session_param(param: str) -> bool:
+    """Whether a raw ``key=value`` query parameter carries a session id, not a page."""
+    key, _, value = param.partition("=")
+    value = unquote(value)
+    return bool(_HEX32.match(value)) or (
+        key.lower() in SESSION_KEYS and bool(_SESSION_VALUE.match(value))
+    )
+
 
 Position = tuple[Any, ...]
 #: The id position of sites whose thread URLs carry no thread number: the path is the thread.
@@ -129,10 +142,16 @@ def canonical_url(url: str) -> str:
     'http://f.test/forumdisplay.php?f=2'
     """
     parts = urlsplit(url)
-    path = _PATH_SESSION.sub("", parts.path)
+    path = PATH_SESSION.sub("", parts.path)
     noise = [p.partition("=")[0] for p in parts.query.split("&") if p and is_noise_param(p)]
     cleaned = urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
-    return url_query_cleaner(cleaned, noise, remove=True, unique=False) if noise else cleaned
+    if not noise:
+        return cleaned
+    # Imported here: w3lib.url loads urllib.request (an HTTP client), a tenth of the import
+    # time of the single-page extractor, which rarely meets a noisy parameter.
+    from w3lib.url import url_query_cleaner
+
+    return url_query_cleaner(cleaned, noise, remove=True, unique=False)
 
 
 def returns_to(location: str, asked: str) -> bool:

@@ -35,6 +35,7 @@ from urllib.parse import unquote, urlsplit
 import numpy as np
 
 from forumcrawl.document import site_of
+from forumcrawl.extractors.navigation import PATH_SESSION, SESSION_KEYS, is_session_param
 
 __all__ = [
     "ALIGNMENTS",
@@ -63,12 +64,6 @@ __all__ = [
 #: query parameter (the unit :class:`Layout` aligns); the others split inside one.
 SEPARATORS = "/?&=.-_;,+:~!|"
 _INNER_SPLIT = re.compile(r"([=.\-_;,+:~!|])")
-#: Query parameters that carry a session, not a page: ``sid=<32 hex>`` (phpBB), ``s=`` (vBulletin).
-SESSION_KEYS = frozenset({"s", "sid", "sess", "session", "sessionid", "session_id", "phpsessid",
-                          "jsessionid", "oscsid"})
-_SESSION_VALUE = re.compile(r"^[0-9A-Za-z]{16,}$")
-_HEX32 = re.compile(r"^[0-9a-fA-F]{32}$")
-_PATH_SESSION = re.compile(r";jsessionid=[^/?#]*", re.IGNORECASE)
 
 #: Block types, by the characters of the decoded block. The paper names two (letters, digits);
 #: ids are still numbered in order of first appearance over a set (:class:`Vocabulary`).
@@ -133,15 +128,6 @@ def _segment(raw: str, lead: str) -> Segment:
     return Segment(blocks=blocks, seps=(lead, *parts[1::2]))
 
 
-def is_session_param(param: str) -> bool:
-    """Whether a raw ``key=value`` query parameter carries a session id, not a page."""
-    key, _, value = param.partition("=")
-    value = unquote(value)
-    return bool(_HEX32.match(value)) or (
-        key.lower() in SESSION_KEYS and bool(_SESSION_VALUE.match(value))
-    )
-
-
 def split_url(url: str, *, site: str | None = None, drop_sessions: bool = False) -> SplitUrl:
     """Split ``url`` after its scheme and host into path segments and query parameters.
 
@@ -182,7 +168,7 @@ def split_url(url: str, *, site: str | None = None, drop_sessions: bool = False)
     path = parts.path or "/"
     params = parts.query.split("&") if parts.query else []
     if drop_sessions:
-        path = _PATH_SESSION.sub("", path)
+        path = PATH_SESSION.sub("", path)
         params = [p for p in params if not is_session_param(p)]
     path_segments = tuple(_segment(raw, "/") for raw in path[1:].split("/"))
     query_segments = tuple(_segment(raw, "?" if i == 0 else "&") for i, raw in enumerate(params))

@@ -57,8 +57,6 @@ from forumcrawl.extractors.ksf import KsfRule, apply_rule, single_posts
 from forumcrawl.extractors.ksf_apply import RepeatedPosts, later_page
 from forumcrawl.extractors.navigation import ThreadIdentity
 from forumcrawl.extractors.text import language
-from forumcrawl.extractors.value_model import VALUE_POST_MIN_WORTHLESS, WORTHLESS, load_value_model
-from forumcrawl.extractors.wrapper import template_stage
 from forumcrawl.items import Article, ForumThread, Post
 from forumcrawl.sitemodel import SiteModel
 
@@ -188,15 +186,21 @@ class ValueFilter:
     """
 
     def __init__(self, *, drop: bool = False, model_path: str | None = None) -> None:
+        # Imported here: the model needs numpy, which a cascade without the filter (the default)
+        # does not load.
+        from forumcrawl.extractors.value_model import VALUE_POST_MIN_WORTHLESS, WORTHLESS, load_value_model
+
         self.drop = drop
         # Loaded here, so a bad FORUMCRAWL_VALUE_MODEL fails before the first page.
         self.model = load_value_model(model_path)
+        self._worthless = self.model.classes.index(WORTHLESS)
+        self._post_cut = VALUE_POST_MIN_WORTHLESS
 
     def _p_worthless(self, texts: Sequence[str]) -> list[float]:
         """P(worthless | words) of each text, scored once whatever thresholds apply."""
         if not texts:
             return []
-        return self.model.predict_proba(list(texts))[:, self.model.classes.index(WORTHLESS)].tolist()
+        return self.model.predict_proba(list(texts))[:, self._worthless].tolist()
 
     def apply(
         self, doc: Document, extraction: Extraction
@@ -207,7 +211,7 @@ class ValueFilter:
         if posts:
             verdict = ValueVerdict("post")
             texts = [p.text for p in posts]
-            cut = VALUE_POST_MIN_WORTHLESS
+            cut = self._post_cut
             opens = opens and (posts[0].floor or 1) <= 1
         else:
             verdict = ValueVerdict("block")
@@ -282,10 +286,15 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
 def _template_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
     """Page-cluster templates (seed 001 §2.5–2.6, seed 002 §2): needs the site's learned model."""
     rule = model.rules.get("template") if model is not None else None
-    found = template_stage(rule, doc, now) if rule else None
+    if not rule:
+        return None
+    # Imported here: the wrapper's numpy and tree distances serve only sites with templates.
+    from forumcrawl.extractors.wrapper import template_stage
+
+    found = template_stage(rule, doc, now)
     if found is None:
         return None
-    return Extraction("template", found[0], found[1], rule.get("rule_id") if rule else None)
+    return Extraction("template", found[0], found[1], rule.get("rule_id"))
 
 
 def _dom_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:

@@ -483,9 +483,10 @@ print(json.dumps({"methods": methods, "loaded": sorted({m.split(".")[0] for m in
 """
 
 
-def test_extracting_pages_loads_neither_scikit_learn_nor_scipy(tmp_path):
+def test_extracting_pages_loads_neither_numpy_nor_scikit_learn(tmp_path):
     # Importing scikit-learn imports SciPy's statistics: 1.5 s of a process's start-up, for
-    # pages whose models are JSON weights (see forumcrawl.extractors.base).
+    # pages whose models are JSON weights (see forumcrawl.extractors.base); numpy alone is a
+    # fifth of the extractor's import, and only learning from many pages uses it.
     thread = f"""<html><head><title>River floods town - Town forum</title></head><body>
 <h1>River floods town</h1>{_comment_list([("Ann", BODY), *COMMENTS])}</body></html>"""
     paths = []
@@ -495,8 +496,8 @@ def test_extracting_pages_loads_neither_scikit_learn_nor_scipy(tmp_path):
     run = subprocess.run([sys.executable, "-c", _LOADED, *map(str, paths)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     found = json.loads(run.stdout)
-    assert found["methods"][1] == "ksf" and "numpy" in found["loaded"]  # the stages did run
-    assert not {"sklearn", "scipy"} & set(found["loaded"])
+    assert found["methods"][1] == "ksf"  # the stages did run
+    assert not {"numpy", "sklearn", "scipy"} & set(found["loaded"])
 
 
 def test_neither_costly_stage_runs_when_cx_is_the_marked_article_body():
