@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -115,6 +116,41 @@ def test_kind_signals_count_links_to_members():
     plain, linked = page_signals(Document.from_text(article())), page_signals(Document.from_text(article(links)))
     where = SIGNALS.index("profile_links")
     assert plain[where] == 0.0 and linked[where] > 0.0
+
+
+#: Each list of words the kind signals count, as a pattern of its own (the signals count all in
+#: one pass).
+_WORD_LISTS = {
+    "shop_words": r"\b(?:add to (?:cart|bag|basket)|buy now|in stock|out of stock|free shipping|sku|"
+    r"quantity|reviews?|ratings?|wishlist)\b",
+    "service_words": r"\b(?:contact us|get (?:a|your) (?:quote|started)|book (?:a|an|now)|schedule|"
+    r"pricing|our services|free consultation|request|call us|appointment|plans?)\b",
+    "doc_words": r"\b(?:documentation|api|reference|parameters?|returns?|example|install(?:ation)?|"
+    r"configuration|tutorial|guide|version|deprecated)\b",
+    "replies_per_line": r"\b(?:repl(?:y|ies|ied)|quote|posts?:|joined|member|registered|thread|"
+    r"answer(?:s|ed)?|votes?|permalink|report)\b|回复|楼|帖|发表于|注册|积分",
+}
+
+
+def test_kind_signals_count_each_word_list_as_a_pass_of_its_own():
+    lines = [
+        "Get a quote for our services, or get your quote by phone: call us",
+        "Reply to this thread: 3 replies, posts:12, Posts: 4, quoted, a quote, requests",
+        "Add to cart, in stock, out of stock, reviews and ratings; wishlist wishlists",
+        "API reference: parameters, returns, install the documentation example",
+        "回复 2楼 发表于 注册 积分 帖子 book a table, book now, pricing plans",
+        "member joined, registered, answered, votes, permalink, report threads",
+    ]
+    body = "".join(f"<p>{line}</p>" for line in lines)
+    signals = dict(zip(SIGNALS, page_signals(Document.from_text(f"<html><body>{body}</body></html>"))))
+    text = "\n".join(lines).lower()
+    counts = {name: len(re.findall(pattern, text)) for name, pattern in _WORD_LISTS.items()}
+    assert all(counts.values())
+    for name in ("shop_words", "service_words"):
+        assert signals[name] == pytest.approx(math.log1p(counts[name]))
+    words = len(text.split())
+    assert signals["doc_words"] == pytest.approx(math.log1p(counts["doc_words"]) - math.log1p(words) / 4)
+    assert signals["replies_per_line"] == pytest.approx(counts["replies_per_line"] / len(lines))
 
 
 def test_the_marked_body_scores_above_the_menu():
