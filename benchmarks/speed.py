@@ -202,7 +202,13 @@ def format_table(summary: dict[str, dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("pages", type=Path, nargs="?", default=DEFAULT_PAGES, help="%(default)s")
+    parser.add_argument(
+        "pages",
+        type=Path,
+        nargs="*",
+        default=[DEFAULT_PAGES],
+        help="page folders or files, timed together (default: %(default)s)",
+    )
     parser.add_argument("-n", "--rounds", type=int, default=3, help="%(default)s")
     parser.add_argument("--limit", type=int, help="only the first N pages")
     parser.add_argument("--method", help="time only this stage of our cascade (e.g. cx)")
@@ -226,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     try:
-        files = peers.page_files(args.pages)[: args.limit]
+        files = [file for pages in args.pages for file in peers.page_files(pages)][: args.limit]
     except FileNotFoundError as exc:
         parser.error(str(exc))
 
@@ -244,11 +250,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.cli:
         timings["cli"] = time_cli(files, args.rounds, args.cpu)
     summary = summarise(timings, len(files))
-    print(f"{len(files)} pages from {args.pages}, {args.rounds} rounds, {'CPU' if args.cpu else 'wall'} time\n")
+    folders = ", ".join(map(str, args.pages))
+    print(f"{len(files)} pages from {folders}, {args.rounds} rounds, {'CPU' if args.cpu else 'wall'} time\n")
     print(format_table(summary))
     meta = {
         "pages": len(files),
-        "folder": str(args.pages),
+        "folders": [str(pages) for pages in args.pages],
         "rounds": args.rounds,
         "clock": "cpu" if args.cpu else "wall",
         "method": args.method,
