@@ -343,11 +343,15 @@ def to_iso(raw: str, *, now: datetime) -> str | None:
     '2024-03-05T09:00:00'
     >>> to_iso("Tue Mar 05, 2024 2:02 pm", now=now)
     '2024-03-05T14:02:00'
+    >>> to_iso("1709647320000", now=now)
+    '2024-03-05T14:02:00+00:00'
     """
     if not raw or not raw.strip():
         return None
     text = " ".join(raw.split())
-    fast = _fast(text, now)
+    # A Unix time (a page's ``article:published_time`` in milliseconds) is UTC; dateparser read
+    # it in the machine's own time zone, after loading itself (0.3 s).
+    fast = read_epoch(text) or _fast(text, now)
     if fast is not None:
         return fast
     if not any(c.isdigit() for c in text) and len(text) > 40:
