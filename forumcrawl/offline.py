@@ -15,7 +15,6 @@ import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from itertools import chain, islice
@@ -244,6 +243,10 @@ def extract_paths(
     if jobs <= 1 or len(head) < 2:
         yield from map(extract_job, chain(head, work))
         return
+    # Imported here: the process pool (multiprocessing) is a twentieth of a one-process run's
+    # start-up, which never uses it.
+    from concurrent.futures import ProcessPoolExecutor
+
     # A short run gets smaller batches, so that every worker has some.
     size = BATCH_SIZE if len(head) == window * BATCH_SIZE else max(1, len(head) // window)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
