@@ -492,8 +492,8 @@ def _keywords(tokens: list[str], known: dict[str, bool]) -> list[str]:
 
 
 def _page_keywords(page: Sequence[Line], known: dict[str, bool]) -> list[list[str]]:
-    """Each line's :func:`_keywords`, CJK runs cut into words on a Chinese or Japanese page
-    only (:func:`~forumcrawl.extractors.text.segments_cjk`)."""
+    """Each line's :func:`_keywords`, CJK runs cut into words on a Chinese page only
+    (:func:`~forumcrawl.extractors.text.segments_cjk`)."""
     segment = segments_cjk(line.text for line in page)
     return [_keywords(tokenize(line.text, segment=segment), known) for line in page]
 

@@ -3,8 +3,9 @@
 Chinese has no spaces between words, so CJK runs go through jieba (loaded on first use, with its
 start-up chatter silenced); everything else is split into runs of letters and digits. Keeping the
 two apart also keeps jieba off long English pages, where it is slow and adds nothing; a caller
-that knows its text is in another language (:func:`segments_cjk`) has the few Han characters in
-it cut into characters, and does not load jieba's dictionary (about a second) for them.
+that knows its text is not Chinese (:func:`segments_cjk`: another language, Japanese among them)
+has the Han characters in it cut into characters, and does not load jieba's dictionary (about a
+second) for them.
 """
 
 from __future__ import annotations
@@ -39,9 +40,13 @@ _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CJK_CHAR_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 #: Han characters and kana: the scripts written without spaces between words.
 _CJK_SCRIPT_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA_RE = re.compile(r"[\u3040-\u30ff]")
 
 #: Characters of text :func:`language` reads: a few paragraphs tell the script.
 _LANGUAGE_SAMPLE = 3000
+#: Text is Japanese when its kana are at least this share of its Han characters (Chinese text
+#: has none, Japanese writes its particles and endings in kana).
+_KANA_SHARE = 0.2
 
 _jieba_lock = threading.Lock()
 _jieba: Any = None
@@ -170,7 +175,7 @@ _LATIN_MARKERS = {
     "es": frozenset("el la los las y es que de una por con para no se lo".split()),
 }
 _SCRIPT_RANGES = (
-    ("ja", re.compile(r"[\u3040-\u30ff]")),
+    ("ja", _KANA_RE),
     ("ko", re.compile(r"[\uac00-\ud7af]")),
     ("ru", re.compile(r"[\u0400-\u04ff]")),
     ("ar", re.compile(r"[\u0600-\u06ff]")),
@@ -206,7 +211,7 @@ def language(text: str) -> str:
     counts = {"zh": len(_CJK_CHAR_RE.findall(sample)), "latin": len(_LATIN_RE.findall(sample))}
     for name, pattern in _SCRIPT_RANGES:
         counts[name] = len(pattern.findall(sample))
-    if counts["ja"] and counts["ja"] >= 0.2 * counts["zh"]:
+    if counts["ja"] and counts["ja"] >= _KANA_SHARE * counts["zh"]:
         counts["ja"] += counts["zh"]
     best = max(counts, key=lambda k: counts[k])
     if counts[best] == 0:
@@ -218,11 +223,13 @@ def language(text: str) -> str:
 
 def segments_cjk(texts: Iterable[str]) -> bool:
     """Whether the text of ``texts`` (its first few paragraphs, as :func:`language` reads them)
-    is mostly Chinese or Japanese, whose Han runs :func:`tokenize` should cut into words: it
-    holds Han characters, and at least as many CJK characters as words of other scripts. A
-    Chinese word is one or two characters and an English one a run of letters: a Chinese forum
-    page whose posts are short ("顶") beside an English footer is Chinese, an English story that
-    names a poem in Han characters is not."""
+    is mostly Chinese, whose Han runs :func:`tokenize` should cut into words: it holds Han
+    characters, at least as many CJK characters as words of other scripts, and too few kana to
+    be Japanese (:data:`_KANA_SHARE`, as :func:`language` tells). A Chinese word is one or two
+    characters and an English one a run of letters: a Chinese forum page whose posts are short
+    ("顶") beside an English footer is Chinese, an English story that names a poem in Han
+    characters is not. Japanese is not cut: jieba's dictionary is Chinese (it holds no kana and
+    few Japanese words written in kanji), and loading it costs a process about a second."""
     sample: list[str] = []
     size = 0
     for text in texts:
@@ -234,7 +241,10 @@ def segments_cjk(texts: Iterable[str]) -> bool:
     if _CJK_CHAR_RE.search(joined) is None:  # most pages: one scan
         return False
     cjk = len(_CJK_SCRIPT_RE.findall(joined))
-    return cjk >= len(_WORD_RE.findall(_CJK_SCRIPT_RE.sub(" ", joined)))
+    if cjk < len(_WORD_RE.findall(_CJK_SCRIPT_RE.sub(" ", joined))):
+        return False
+    kana = len(_KANA_RE.findall(joined))
+    return kana < _KANA_SHARE * (cjk - kana)
 
 
 def _latin_language(sample: str) -> str:
