@@ -8,8 +8,9 @@ Every stage starts from the page file, so that the read+gunzip time can be subtr
 - ``ours``: read, ``forumcrawl.offline.extract_bytes`` (decoding, parsing, extraction, fields);
 - ``trafilatura``: read, the same ``trafilatura.extract`` call as ``peers.py``;
 - with ``--components``, each part of our cascade alone (:func:`component_stages`);
-- with ``--cli``, ``forumcrawl extract -j 1`` over the same pages in a new process each round
-  (:func:`time_cli`): what a user waits for, start-up and writing the records included.
+- with ``--cli``, ``forumcrawl extract -j 1`` over the same pages in a new process each round,
+  after the round's other stages (:func:`time_cli`): what a user waits for, start-up and
+  writing the records included.
 
 Each round runs every stage over every page; the best and the median round are reported, in
 seconds net of ``read`` and as a ratio to ``parse``::
@@ -124,38 +125,45 @@ def component_stages() -> dict[str, Stage]:
 
 
 def time_rounds(
-    stages: dict[str, Stage], files: list[Path], rounds: int, clock: Callable[[], float] = time.perf_counter
+    stages: dict[str, Stage],
+    files: list[Path],
+    rounds: int,
+    clock: Callable[[], float] = time.perf_counter,
+    cli: Callable[[], float] | None = None,
 ) -> dict[str, list[float]]:
-    """Seconds per round for each stage over all files, after one warm-up pass, by ``clock``."""
+    """Seconds per round for each stage over all files, after one warm-up pass, by ``clock``;
+    with ``cli``, one run of it (its own seconds) in each round as stage ``cli``: in the same
+    round as the parse it is compared with, so that a machine whose speed drifts moves both."""
     for path in files:
         stage_read(path)  # puts every file in the OS cache
     for stage in stages.values():
         for path in files[:3]:
             stage(path)  # imports, models and caches load outside the timings
     timings: dict[str, list[float]] = {name: [] for name in stages}
+    if cli is not None:
+        timings["cli"] = []
     for _ in range(rounds):
         for name, stage in stages.items():
             started = clock()
             for path in files:
                 stage(path)
             timings[name].append(clock() - started)
+        if cli is not None:
+            timings["cli"].append(cli())
     return timings
 
 
-def time_cli(files: list[Path], rounds: int, cpu: bool) -> list[float]:
-    """Seconds per run of ``forumcrawl extract -j 1`` over ``files`` in a new process (its CPU
-    time with ``cpu``): imports, models, reading, extraction and writing the records."""
+def time_cli(files: list[Path], cpu: bool) -> float:
+    """Seconds of one run of ``forumcrawl extract -j 1`` over ``files`` in a new process (its
+    CPU time with ``cpu``): imports, models, reading, extraction and writing the records."""
     command = [sys.executable, "-m", "forumcrawl", "extract", "-j", "1", "-o", os.devnull, *map(str, files)]
-    seconds = []
-    for _ in range(rounds):
-        before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-        run = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if run.returncode:
-            raise SystemExit(f"forumcrawl extract failed ({run.returncode}): {run.stderr[-2000:]}")
-        after, ended = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-        used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-        seconds.append(used if cpu else ended - started)
-    return seconds
+    before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    run = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if run.returncode:
+        raise SystemExit(f"forumcrawl extract failed ({run.returncode}): {run.stderr[-2000:]}")
+    after, ended = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return used if cpu else ended - started
 
 
 def summarise(timings: dict[str, list[float]], pages: int) -> dict[str, dict[str, Any]]:
@@ -246,9 +254,8 @@ def main(argv: list[str] | None = None) -> int:
         stages.update(component_stages())
 
     clock = time.process_time if args.cpu else time.perf_counter
-    timings = time_rounds(stages, files, args.rounds, clock)
-    if args.cli:
-        timings["cli"] = time_cli(files, args.rounds, args.cpu)
+    cli = (lambda: time_cli(files, args.cpu)) if args.cli else None
+    timings = time_rounds(stages, files, args.rounds, clock, cli)
     summary = summarise(timings, len(files))
     folders = ", ".join(map(str, args.pages))
     print(f"{len(files)} pages from {folders}, {args.rounds} rounds, {'CPU' if args.cpu else 'wall'} time\n")
