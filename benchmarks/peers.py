@@ -15,15 +15,19 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import lxml.etree
+import lxml.html
 import trafilatura
 
 PAGE_SUFFIX = ".html.gz"
+_XML_DECLARATION_RE = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 
 def page_files(folder: Path) -> list[Path]:
@@ -38,6 +42,17 @@ def page_files(folder: Path) -> list[Path]:
 def read_page(path: Path) -> bytes:
     """The page's bytes as published (gunzipped, not decoded)."""
     return gzip.decompress(path.read_bytes())
+
+
+def parse_page(body: bytes) -> lxml.html.HtmlElement | None:
+    """A bare parse, the floor any DOM-based extractor pays: decode as UTF-8 (errors
+    replaced), ``lxml.html.document_fromstring`` (None when lxml finds no document)."""
+    # lxml refuses str input that declares an encoding.
+    text = _XML_DECLARATION_RE.sub("", body.decode("utf-8", errors="replace"), count=1)
+    try:
+        return lxml.html.document_fromstring(text)
+    except lxml.etree.ParserError:
+        return None
 
 
 def trafilatura_record(body: bytes, page_id: str) -> dict[str, Any]:

@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import resource
 import statistics
 import subprocess
@@ -35,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import lxml.etree
-import lxml.html
 import trafilatura
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -43,7 +41,6 @@ import peers  # noqa: E402  (a sibling script, not a package)
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_PAGES = REPO.parent / "shared" / "data" / "aeb-articles-en" / "pages"
-_XML_DECLARATION_RE = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 Stage = Callable[[Path], object]
 
@@ -53,13 +50,7 @@ def stage_read(path: Path) -> object:
 
 
 def stage_parse(path: Path) -> object:
-    text = peers.read_page(path).decode("utf-8", errors="replace")
-    # lxml refuses str input that declares an encoding.
-    text = _XML_DECLARATION_RE.sub("", text, count=1)
-    try:
-        return lxml.html.document_fromstring(text)
-    except lxml.etree.ParserError:
-        return None
+    return peers.parse_page(peers.read_page(path))
 
 
 def stage_trafilatura(path: Path) -> object:
