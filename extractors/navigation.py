@@ -97,6 +97,7 @@ _WORD = re.compile(r"^[A-Za-z]{1,24}$")
 _PAGE_NAMES = ("page", "pn", "pg", "pagenum", "pageno", "start")
 _PAGE_WORDS = frozenset({"page", "p", "pg"})
 
+
 def is_session_param(param: str) -> bool:
     """Whether a raw ``key=value`` query parameter carries a session id, not a page."""
     key, _, value = param.partition("=")

@@ -40,6 +40,7 @@ _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CJK_CHAR_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 #: Han characters and kana: the scripts written without spaces between words.
 _CJK_SCRIPT_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+#: Kana, the syllabaries Japanese writes beside its Han characters.
 _KANA_RE = re.compile(r"[\u3040-\u30ff]")
 
 #: Characters of text :func:`language` reads: a few paragraphs tell the script.
