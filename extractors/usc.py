@@ -35,14 +35,13 @@ from urllib.parse import unquote, urlsplit
 import numpy as np
 
 from forumcrawl.document import site_of
-from forumcrawl.extractors.navigation import PATH_SESSION, SESSION_KEYS, is_session_param
+from forumcrawl.extractors.navigation import PATH_SESSION, is_session_param
 
 __all__ = [
     "ALIGNMENTS",
     "BLOCK_TYPES",
     "SCALINGS",
     "SEPARATORS",
-    "SESSION_KEYS",
     "Layout",
     "Segment",
     "SplitUrl",
@@ -51,7 +50,6 @@ __all__ = [
     "block_type",
     "distance_table",
     "first_difference",
-    "is_session_param",
     "split_url",
     "structure_vector",
     "structure_vectors",
