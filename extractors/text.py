@@ -4,14 +4,13 @@ Chinese has no spaces between words, so CJK runs go through jieba (loaded on fir
 start-up chatter silenced); everything else is split into runs of letters and digits. Keeping the
 two apart also keeps jieba off long English pages, where it is slow and adds nothing; a caller
 that knows its text is not Chinese (:func:`segments_cjk`: another language, Japanese among them)
-has the Han characters in it cut into characters, and does not load jieba's dictionary (about a
-second) for them.
+has the Han characters in it cut into characters, and does not load jieba's dictionary for them
+(a quarter of a second from its copy, :mod:`~forumcrawl.extractors.segmenter`).
 """
 
 from __future__ import annotations
 
 import html
-import logging
 import re
 import threading
 import unicodedata
@@ -91,22 +90,21 @@ def trie_pattern(words: set[str]) -> str:
 
 
 def _load_jieba() -> Any:
-    """Import and initialise jieba once, without its log lines on stderr."""
+    """Import and initialise jieba once (see :func:`~forumcrawl.extractors.segmenter.load_jieba`)."""
     global _jieba
     if _jieba is None:
         with _jieba_lock:
             if _jieba is None:
-                import jieba
+                from forumcrawl.extractors.segmenter import load_jieba
 
-                jieba.setLogLevel(logging.WARNING)
-                jieba.initialize()
-                _jieba = jieba
+                _jieba = load_jieba()
     return _jieba
 
 
 def preload_segmenter(text: str) -> None:
-    """Start loading jieba in a background thread when ``text`` is Chinese or Japanese (see
-    :func:`segments_cjk`) and it is not loaded yet: its dictionary takes about a second, which a
+    """Start loading jieba in a background thread when ``text`` is Chinese (see
+    :func:`segments_cjk`) and it is not loaded yet: its dictionary takes a quarter of a second
+    (a second the first time, see :mod:`~forumcrawl.extractors.segmenter`), which a
     crawl would otherwise pay in the middle of learning a site (while a cluster's other workers
     wait for the rules)."""
     if _jieba is None and segments_cjk((text,)):
@@ -125,7 +123,7 @@ def tokenize(text: str, *, drop_stop_words: bool = False, segment: bool = True) 
     Punctuation and blanks are dropped. With ``drop_stop_words`` the words of
     :func:`stop_words` are dropped too. Without ``segment`` a CJK run gives one token per
     character: for text in another language (see :func:`segments_cjk`), whose few Han
-    characters are a name or a language menu, where jieba's dictionary would cost a second to
+    characters are a name or a language menu, where jieba's dictionary would cost time to
     load and give no word the text is about.
 
     Examples
@@ -230,7 +228,8 @@ def segments_cjk(texts: Iterable[str]) -> bool:
     characters and an English one a run of letters: a Chinese forum page whose posts are short
     ("顶") beside an English footer is Chinese, an English story that names a poem in Han
     characters is not. Japanese is not cut: jieba's dictionary is Chinese (it holds no kana and
-    few Japanese words written in kanji), and loading it costs a process about a second."""
+    few Japanese words written in kanji), and loading it costs a process a quarter of a second
+    or more."""
     sample: list[str] = []
     size = 0
     for text in texts:

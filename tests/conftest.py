@@ -7,6 +7,7 @@ the test process on 127.0.0.1; the child writes the feeds and its stats, which t
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -52,6 +53,19 @@ def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Caches the tests make (the copy of jieba's dictionary) go to a temporary folder, not
+    the user's ``~/.cache``; child processes inherit it."""
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))
+    yield
+    if before is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = before
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +112,55 @@ def test_the_segmenter_is_preloaded_in_the_background_for_cjk_text_only() -> Non
     returned, loaded = out.stdout.split()
     assert loaded == "True"
     assert float(returned) < 0.2  # the dictionary (about a second) is loaded in the thread
+
+
+_SEGMENT_SCRIPT = """
+import json, sys
+import jieba
+if sys.argv[1] == "plain":  # jieba's own loading, as jieba ships it
+    jieba.initialize()
+else:
+    if sys.argv[1] == "copy-only":  # fails unless the dictionary comes from the copy
+        jieba.Tokenizer.initialize = lambda self, dictionary=None: sys.exit("jieba loaded its own cache")
+    from forumcrawl.extractors.segmenter import load_jieba
+    jieba = load_jieba()
+text = "我们今天讨论Debian的安装问题。北京大学的图书馆和博物馆周末开放，软件包管理器升级了内核。"
+print(json.dumps(jieba.lcut(text, HMM=True), ensure_ascii=False))
+"""
+
+
+def _segment(mode: str, cache_home: Path) -> list[str]:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache_home)}
+    out = subprocess.run(
+        [sys.executable, "-c", _SEGMENT_SCRIPT, mode], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def test_jieba_dictionary_copy_segments_as_jieba_does(tmp_path: Path) -> None:
+    """The first load writes the copy of jieba's dictionary; later processes read the copy
+    (jieba's own loading would make them fail) and cut text exactly as jieba's own loading."""
+    plain = _segment("plain", tmp_path / "none")
+    assert "北京大学" in plain
+    assert _segment("first", tmp_path) == plain
+    copies = list((tmp_path / "forumcrawl").glob("jieba-*.dict"))
+    assert len(copies) == 1
+    assert _segment("copy-only", tmp_path) == plain
+
+
+def test_damaged_jieba_copy_falls_back_and_is_rewritten(tmp_path: Path) -> None:
+    """A truncated copy is not read: jieba loads itself, and a whole copy replaces it."""
+    plain = _segment("first", tmp_path)
+    (copy,) = (tmp_path / "forumcrawl").glob("jieba-*.dict")
+    whole = copy.read_bytes()
+    copy.write_bytes(whole[: len(whole) // 2])
+    assert _segment("first", tmp_path) == plain
+    assert copy.read_bytes() == whole
+    assert _segment("copy-only", tmp_path) == plain
+
+
+def test_unwritable_cache_folder_still_segments(tmp_path: Path) -> None:
+    """A cache folder that cannot be made (a file in its place) costs the copy, not the words."""
+    (tmp_path / "forumcrawl").write_text("not a folder", encoding="utf-8")
+    assert "北京大学" in _segment("first", tmp_path)
