@@ -73,9 +73,12 @@ def _cell(value: float | None) -> str:
 
 
 def table_row(folder: str, system: str, report: EvalReport, seconds: float | None = None) -> str:
-    """One Markdown row: text P/R/F1 means and F1 median, posts P/R, non-content exported,
-    and the seconds the system took on the folder in this run (— when its output was reused)."""
+    """One Markdown row: text P/R/F1 means and F1 median, posts P/R, the F1 of the gold's
+    ``with`` / ``without`` snippets (pooled, as trafilatura's evaluation pools them),
+    non-content exported, and the seconds the system took on the folder in this run (— when its
+    output was reused)."""
     metrics = report.summary().metrics
+    snippets = report.snippets()
     has_posts = metrics["posts_precision"].n > 0
     non_content = sum(p.kind in NON_CONTENT_KINDS for p in report.pages)
     cells = [
@@ -89,6 +92,7 @@ def table_row(folder: str, system: str, report: EvalReport, seconds: float | Non
         _cell(metrics["text_f1"].median),
         _cell(metrics["posts_precision"].mean if has_posts else None),
         _cell(metrics["posts_recall"].mean if has_posts else None),
+        _cell(snippets["f1"] if snippets else None),
         f"{len(report.non_content_exported)}/{non_content}" if non_content else "—",
         "—" if seconds is None else f"{seconds:.1f}",
     ]
@@ -97,8 +101,8 @@ def table_row(folder: str, system: str, report: EvalReport, seconds: float | Non
 
 TABLE_HEADER = (
     "| folder | system | pages | missing | text P | text R | text F1 | F1 median "
-    "| posts P | posts R | non-content exported | seconds |\n"
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    "| posts P | posts R | snippets F1 | non-content exported | seconds |\n"
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 )
 
 

@@ -10,7 +10,13 @@ format), so that every figure is computed the same way:
   where the gold has one) of every matched post;
 - fields: title and author exact after whitespace/case normalisation; date: the gold's
   ``YYYY-MM-DD`` appears in the predicted ``published``;
-- ``kind``: how many non-content pages (listings, products …) the predictions export as content.
+- ``kind``: how many non-content pages (listings, products …) the predictions export as content;
+- snippets (``with`` / ``without``, as trafilatura's own evaluation gives them): a ``with``
+  snippet is found, and a ``without`` snippet leaks, when it occurs in the predicted text (case
+  kept, runs of whitespace read as one space: a snippet may span two of our lines; typographic
+  quotes read as straight ones, as the gold writes them). Per page, the
+  share of ``with`` snippets found and of ``without`` snippets kept out; over the folder, pooled
+  as trafilatura reports them: precision = found / (found + leaked), recall = found / ``with``.
 
 A metric is only scored on pages whose gold has the field; per-page values are summarised by mean
 and median, overall, per ``kind`` and per ``lang``.
@@ -51,6 +57,7 @@ __all__ = [
     "normalise_name",
     "read_jsonl",
     "score_page",
+    "snippet_counts",
     "text_prf",
     "tokens",
 ]
@@ -76,6 +83,8 @@ METRICS = (
     "post_author",
     "post_date",
     "post_floor",
+    "snippets_found",
+    "snippets_kept_out",
 )
 
 # Characters scored one by one: CJK ideographs (with 々〆〇), kana (full and half width) and hangul,
@@ -237,6 +246,9 @@ class PageScore:
     posts_found: int | None = None
     posts_predicted: int | None = None
     posts_gold: int | None = None
+    #: ``(found, missed, leaked, kept out)`` of the gold's ``with`` and ``without`` snippets,
+    #: None when it has neither (see :func:`snippet_counts`).
+    snippets: tuple[int, int, int, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (one line of ``--per-page``)."""
@@ -254,7 +266,37 @@ class PageScore:
                 posts_predicted=self.posts_predicted,
                 posts_gold=self.posts_gold,
             )
+        if self.snippets is not None:
+            out["snippets"] = dict(zip(_SNIPPET_COUNTS, self.snippets))
         return out
+
+
+_SNIPPET_COUNTS = ("found", "missed", "leaked", "kept_out")
+
+
+#: Typographic quotes read as straight ones in snippets: a page's ’ is the gold's ' (wcxb-dev's
+#: snippets are written with straight quotes).
+_STRAIGHT_QUOTES = str.maketrans("‘’‚‛′“”„‟″", "\'\'\'\'\'\"\"\"\"\"")
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.translate(_STRAIGHT_QUOTES).split())
+
+
+def snippet_counts(gold: Mapping[str, Any], pred: Mapping[str, Any]) -> tuple[int, int, int, int] | None:
+    """``(found, missed, leaked, kept out)``: the gold's ``with`` snippets that occur in the
+    predicted text (its ``text``, else its posts' texts) and those that do not, then its
+    ``without`` snippets that occur and those that do not; None when the gold has neither list.
+    Case is kept; runs of whitespace count as one space and typographic quotes as straight ones."""
+    wanted = [_flat(s) for s in gold.get("with") or () if isinstance(s, str) and s.strip()]
+    unwanted = [_flat(s) for s in gold.get("without") or () if isinstance(s, str) and s.strip()]
+    if not wanted and not unwanted:
+        return None
+    text = _text_of(pred.get("text")) or "\n".join(_text_of(p.get("text")) for p in _posts_of(pred))
+    flat = _flat(text)
+    found = sum(s in flat for s in wanted)
+    leaked = sum(s in flat for s in unwanted)
+    return found, len(wanted) - found, leaked, len(unwanted) - leaked
 
 
 def _posts_of(pred: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -277,6 +319,11 @@ def score_page(
     metrics["title"] = _name_score(pred.get("title"), gold.get("title"))
     metrics["author"] = _name_score(pred.get("author"), gold.get("author"))
     metrics["date"] = _date_score(pred.get("published"), gold.get("published"))
+    snippets = snippet_counts(gold, pred)
+    if snippets is not None:
+        found, missed, leaked, kept_out = snippets
+        metrics["snippets_found"] = found / (found + missed) if found + missed else None
+        metrics["snippets_kept_out"] = kept_out / (leaked + kept_out) if leaked + kept_out else None
     score = PageScore(
         id=str(gold["id"]),
         kind=str(gold["kind"]),
@@ -284,6 +331,7 @@ def score_page(
         missing=missing,
         exported=is_exported(pred),
         metrics=metrics,
+        snippets=snippets,
     )
     gold_posts = gold.get("posts")
     if isinstance(gold_posts, list):
@@ -421,9 +469,28 @@ class EvalReport:
         """Ids of article/forum gold pages that the predictions do not export."""
         return [p.id for p in self.pages if p.kind in CONTENT_KINDS and not p.exported]
 
+    def snippets(self) -> dict[str, Any] | None:
+        """The ``with`` / ``without`` snippets of every page pooled (see :func:`snippet_counts`),
+        with trafilatura's precision, recall, F1 and accuracy; None when no page has any."""
+        counted = [p.snippets for p in self.pages if p.snippets is not None]
+        if not counted:
+            return None
+        found, missed, leaked, kept_out = map(sum, zip(*counted))
+        prf = _prf(found, found + leaked, found + missed)
+        total = found + missed + leaked + kept_out
+        return {
+            "pages": len(counted),
+            **dict(zip(_SNIPPET_COUNTS, (found, missed, leaked, kept_out))),
+            "precision": prf.precision,
+            "recall": prf.recall,
+            "f1": prf.f1,
+            "accuracy": (found + kept_out) / total if total else None,
+        }
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (per-page scores are left to :meth:`PageScore.to_dict`)."""
         return {
+            "snippets": self.snippets(),
             "gold_dir": self.gold_dir,
             "overall": self.summary().to_dict(),
             "by_kind": {k: s.to_dict() for k, s in self.by("kind").items()},
@@ -544,6 +611,8 @@ _COLUMNS = (
     ("p.auth", "post_author", "mean"),
     ("p.date", "post_date", "mean"),
     ("p.floor", "post_floor", "mean"),
+    ("with", "snippets_found", "mean"),
+    ("w/o", "snippets_kept_out", "mean"),
 )
 
 
@@ -578,6 +647,14 @@ def format_report(report: EvalReport) -> str:
         lines.append(
             f"non-content pages exported as content: {len(report.non_content_exported)}"
             f" of {non_content}"
+        )
+    snippets = report.snippets()
+    if snippets is not None:
+        lines.append(
+            f"snippets of {snippets['pages']} pages: {snippets['found']} of"
+            f" {snippets['found'] + snippets['missed']} 'with' found, {snippets['leaked']} of"
+            f" {snippets['leaked'] + snippets['kept_out']} 'without' leaked; precision"
+            f" {snippets['precision']:.3f}, recall {snippets['recall']:.3f}, F1 {snippets['f1']:.3f}"
         )
     content = total - non_content
     if content:

@@ -247,6 +247,47 @@ def test_posts_scored_with_their_quotes_where_the_gold_keeps_them(tmp_path: Path
     assert evaluate(gold_dir, pred, with_quotes=True).summary().metrics["posts_f1"].mean == 1.0
 
 
+def test_snippets_scored_per_page_and_pooled(tmp_path: Path) -> None:
+    """A ``with`` snippet counts when it occurs with its whitespace read loosely (it spans two of
+    our lines) and its quotes straight, case kept; a ``without`` snippet that occurs leaks. Pooled as trafilatura's
+    evaluation pools them; a thread's posts stand for a missing text."""
+    gold_dir = make_gold(
+        tmp_path,
+        [
+            {"id": "a", "kind": "article", "with": ["the kernel  panics", "Roll back", "it's fixed"], "without": ["Imprint"]},
+            {"id": "b", "kind": "article", "with": ["driver"], "without": ["Share this", "Imprint"]},
+            {"id": "t", "kind": "forum", "with": ["second post"]},
+            {"id": "n", "kind": "article", "text": "no snippets here"},
+        ],
+    )
+    predictions = [
+        {"id": "a", "text": "After the upgrade the kernel\npanics.\nroll back the driver: it’s fixed"},  # 2 of 3
+        {"id": "b", "text": "the driver\nShare this\nImprint"},  # found, both leak
+        {"id": "t", "posts": [{"text": "first post"}, {"text": "second post"}]},
+        {"id": "n", "text": "no snippets here"},
+    ]
+    report = evaluate(gold_dir, predictions)
+    pages = {page.id: page for page in report.pages}
+    assert pages["a"].snippets == (2, 1, 0, 1)
+    assert pages["b"].snippets == (1, 0, 2, 0)
+    assert pages["t"].snippets == (1, 0, 0, 0)
+    assert pages["n"].snippets is None
+    assert pages["a"].metrics["snippets_found"] == pytest.approx(2 / 3)
+    assert pages["b"].metrics["snippets_kept_out"] == 0.0
+    assert pages["t"].metrics["snippets_kept_out"] is None  # no "without" snippet to keep out
+    pooled = report.snippets()
+    assert pooled is not None
+    assert (pooled["pages"], pooled["found"], pooled["missed"], pooled["leaked"], pooled["kept_out"]) == (3, 4, 1, 2, 1)
+    assert pooled["precision"] == pytest.approx(4 / 6)
+    assert pooled["recall"] == pytest.approx(4 / 5)
+    assert pooled["f1"] == pytest.approx(2 * 4 / (6 + 5))
+    assert pooled["accuracy"] == pytest.approx(5 / 8)
+    assert report.to_dict()["snippets"] == pooled
+    assert "4 of 5 'with' found, 2 of 3 'without' leaked" in format_report(report)
+    (tmp_path / "plain").mkdir()
+    assert evaluate(make_gold(tmp_path / "plain", [{"id": "n", "kind": "article", "text": "x"}]), []).snippets() is None
+
+
 # --- errors -------------------------------------------------------------------------------------
 
 
