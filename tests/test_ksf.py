@@ -570,3 +570,21 @@ def test_mock_forum_family_over_http(family: str) -> None:
         assert [p.author for p in posts] == [t.author for t in truth], url
         assert [p.text for p in posts] == [t.text for t in truth], url
         assert [p.published[:16] for p in posts] == [t.published[:16] for t in truth], url
+
+
+def test_kept_stops_reading_once_a_place_cannot_be_filled() -> None:
+    """``_kept`` gives what ``keep`` accepts when enough is, and stops asking (None) as soon as
+    the values left cannot make up ``needed``: the answer a full count gives, for less work."""
+    from forumcrawl.extractors.ksf import _kept
+
+    asked: list[int] = []
+
+    def odd(value: int) -> bool:
+        asked.append(value)
+        return value % 2 == 1
+
+    assert _kept(iter([1, 2, 3, 5]), odd, 3, 4) == [1, 3, 5]
+    asked.clear()
+    assert _kept(iter([2, 4, 1, 3, 5, 7]), odd, 5, 6) is None
+    assert asked == [2, 4]  # after two misses, four values cannot make five
+    assert _kept(iter([2, 4]), odd, 0, 2) == []
