@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -20,7 +20,7 @@ from cssselect import GenericTranslator, SelectorError
 from forumcrawl.extractors.text import trie_pattern
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from lxml.html import HtmlElement
 
@@ -157,6 +157,9 @@ class _Exclusion:
     hints: tuple[str, ...] | None = None
     #: The marks whose tag holds a hint word: with one of them in the markup, so is the word.
     hinted_marks: tuple[str, ...] = ()
+    #: ``classed`` by one class each entry needs (its first in sorted order): an element can
+    #: only match the entries filed under its own classes, a few of the hundred or so defaults.
+    by_class: Mapping[str, tuple[tuple[str | None, frozenset[str]], ...]] = field(default_factory=dict)
 
     def may_find(self, markup: str, inner_class: bool) -> bool:
         """A necessary condition for :meth:`find` to find anything in a serialised element:
@@ -188,6 +191,7 @@ class _Exclusion:
         if not inner_class and self.xpath is None:
             return _outermost(list(element.iterdescendants(*self.tags))) if self.tags else []
         others = set(self.xpath(element)) if self.xpath is not None else ()
+        by_class = self.by_class
         found = []
         for el in element.iterdescendants():
             tag = el.tag
@@ -197,9 +201,13 @@ class _Exclusion:
                 found.append(el)
                 continue
             classes = el.get("class")
-            if classes and self.classed:
+            if classes and by_class:
                 tokens = set(classes.split())
-                if any((t is None or t == tag) and need <= tokens for t, need in self.classed):
+                if any(
+                    (t is None or t == tag) and need <= tokens
+                    for token in tokens
+                    for t, need in by_class.get(token, ())
+                ):
                     found.append(el)
         return _outermost(found)
 
@@ -228,6 +236,9 @@ def _exclusion(exclude: tuple[str, ...]) -> _Exclusion:
     hinted = [
         tag for tag in sorted(tags) if tag.isascii() and hints and any(w in tag for w in hints)
     ]
+    by_class: dict[str, list[tuple[str | None, frozenset[str]]]] = {}
+    for entry in classed:
+        by_class.setdefault(min(entry[1]), []).append(entry)
     return _Exclusion(
         frozenset(tags),
         tuple(classed),
@@ -235,6 +246,7 @@ def _exclusion(exclude: tuple[str, ...]) -> _Exclusion:
         marks=tuple(f"<{tag}" for tag in sorted(tags)),
         hints=hints,
         hinted_marks=tuple(f"<{tag}" for tag in hinted),
+        by_class={token: tuple(entries) for token, entries in by_class.items()},
     )
 
 

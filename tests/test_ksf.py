@@ -10,6 +10,7 @@ import sys
 from datetime import datetime
 from html import escape
 
+import lxml.html
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -25,7 +26,7 @@ from forumcrawl.extractors.ksf import (
     scoring,
 )
 from forumcrawl.extractors import posts
-from forumcrawl.extractors.posts import own_text, parse_floor
+from forumcrawl.extractors.posts import element_text, own_text, parse_floor
 from tests.regex_first import first_items
 
 NOW = datetime(2024, 3, 8, 9, 0)
@@ -588,3 +589,13 @@ def test_kept_stops_reading_once_a_place_cannot_be_filled() -> None:
     assert _kept(iter([2, 4, 1, 3, 5, 7]), odd, 5, 6) is None
     assert asked == [2, 4]  # after two misses, four values cannot make five
     assert _kept(iter([2, 4]), odd, 0, 2) == []
+
+
+def test_element_text_leaves_out_classed_exclusions_by_tag_and_every_class() -> None:
+    """``tag.class`` and ``*.a.b`` exclusions take an element only when its tag matches and it
+    has every class named, whatever its other classes."""
+    el = lxml.html.fromstring(
+        "<div><p>kept</p><div class='x quote'>quoted</div><span class='quote'>span kept</span>"
+        "<p class='sig small extra'>signature</p><p class='sig'>half kept</p></div>"
+    )
+    assert element_text(el, ["div.quote", "*.sig.small"]).split() == ["kept", "span", "kept", "half", "kept"]
