@@ -424,14 +424,20 @@ def _page_candidates(
     return list(dict.fromkeys(locators)), Counter(votes)
 
 
-def _relative_locators(el: HtmlElement, container: HtmlElement) -> list[str]:
-    """Candidate locations of ``el`` inside ``container``: its classes, and its tag path."""
-    names = []
-    node: HtmlElement | None = el
-    while node is not None and node is not container:
-        names.append(node.tag)
-        node = node.getparent()
-    path = "./" + "/".join(reversed(names))
+def _relative_path(el: HtmlElement, paths: dict[HtmlElement, str]) -> str:
+    """The tag path of ``el`` inside a container (``./div/span``). ``paths`` holds those found
+    so far, the container's (``.``) first: an element's is its parent's and its own tag, so
+    the elements of a post are not each walked up to the container."""
+    path = paths.get(el)
+    if path is None:
+        path = paths[el] = f"{_relative_path(el.getparent(), paths)}/{el.tag}"
+    return path
+
+
+def _relative_locators(el: HtmlElement, paths: dict[HtmlElement, str]) -> list[str]:
+    """Candidate locations of ``el`` inside a container: its classes, and its tag path (see
+    :func:`_relative_path`)."""
+    path = _relative_path(el, paths)
     own = _own_locator(el)
     return [own, path] if own else [path]
 
@@ -654,9 +660,10 @@ def _field_candidates(
             key = (page_index, post_index)
             inside_body = set(body.iter())
             elements = [(-1, container, ["."])]
+            paths = {container: "."}
             for rank, el in enumerate(container.iterdescendants()):
                 if isinstance(el.tag, str) and el not in inside_body and el.tag not in SKIP_TAGS:
-                    elements.append((rank, el, _relative_locators(el, container)))
+                    elements.append((rank, el, _relative_locators(el, paths)))
             for rank, el, locators in elements:
                 sources: list[tuple[str | None, str]] = [(a, " ".join((el.get(a) or "").split())) for a in _value_attrs(el)]
                 if rank >= 0:
