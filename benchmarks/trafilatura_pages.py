@@ -38,11 +38,14 @@ RELEASE = "1.1.0"
 
 def download(release: str, into: Path) -> Path:
     """The source distribution of trafilatura ``release``, downloaded by pip into ``into``."""
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", f"trafilatura=={release}", "--no-binary", ":all:",
-         "--no-deps", "--quiet", "-d", str(into)],
-        check=True,
-    )
+    try:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", f"trafilatura=={release}", "--no-binary", ":all:",
+             "--no-deps", "--quiet", "-d", str(into)],
+            check=True,
+        )
+    except subprocess.CalledProcessError as exc:
+        raise SystemExit(f"pip could not download trafilatura {release}'s source distribution ({exc})") from exc
     found = sorted(into.glob("trafilatura-*.tar.gz"))
     if not found:
         raise SystemExit(f"pip left no trafilatura-*.tar.gz in {into}")
