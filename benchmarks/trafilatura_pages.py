@@ -38,14 +38,12 @@ RELEASE = "1.1.0"
 
 def download(release: str, into: Path) -> Path:
     """The source distribution of trafilatura ``release``, downloaded by pip into ``into``."""
+    command = [sys.executable, "-m", "pip", "download", f"trafilatura=={release}"]
+    command += ["--no-binary", ":all:", "--no-deps", "--quiet", "-d", str(into)]
     try:
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", f"trafilatura=={release}", "--no-binary", ":all:",
-             "--no-deps", "--quiet", "-d", str(into)],
-            check=True,
-        )
+        subprocess.run(command, check=True)
     except subprocess.CalledProcessError as exc:
-        raise SystemExit(f"pip could not download trafilatura {release}'s source distribution ({exc})") from exc
+        raise SystemExit(f"pip could not download trafilatura {release}'s sources ({exc})") from exc
     found = sorted(into.glob("trafilatura-*.tar.gz"))
     if not found:
         raise SystemExit(f"pip left no trafilatura-*.tar.gz in {into}")
@@ -70,30 +68,48 @@ def write_pages(archive: Path, out: Path) -> int:
     return written
 
 
-def _asserted(statements: list[ast.stmt], pages: dict[str, str], gold: dict[str, dict[str, list[str]]], state: dict[str, str | None]) -> None:
+def _phrase(part: ast.expr, name: str | None) -> tuple[str, str] | None:
+    """``("with" | "without", phrase)`` for a test ``'phrase' in name`` / ``not in name``."""
+    if not (isinstance(part, ast.Compare) and len(part.ops) == 1):
+        return None
+    left, target, op = part.left, part.comparators[0], part.ops[0]
+    if not (isinstance(left, ast.Constant) and isinstance(left.value, str)):
+        return None
+    if not (isinstance(target, ast.Name) and target.id == name):
+        return None
+    if isinstance(op, (ast.In, ast.NotIn)):
+        return ("with" if isinstance(op, ast.In) else "without", left.value)
+    return None
+
+
+def _asserted(
+    statements: list[ast.stmt],
+    pages: dict[str, str],
+    gold: dict[str, dict[str, list[str]]],
+    state: dict[str, str | None],
+) -> None:
     """Collect the phrases the tests assert ``in`` / ``not in`` a mock page's result."""
     for statement in statements:
         if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
-            call = statement.value
-            loads = isinstance(call, ast.Call) and getattr(call.func, "id", None) == "load_mock_page"
-            url = call.args[0] if loads and call.args else None  # type: ignore[union-attr]
+            name, call = statement.targets[0].id, statement.value
+            url = None
+            if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "load_mock_page":
+                url = call.args[0] if call.args else None
             if isinstance(url, ast.Constant) and url.value in pages:
-                state.update(file=pages[url.value], name=statement.targets[0].id)
-            elif statement.targets[0].id == state.get("name"):
+                state.update(file=pages[url.value], name=name)
+            elif name == state.get("name"):
                 state.update(file=None, name=None)  # the name now holds something else
         elif isinstance(statement, ast.Assert) and state.get("file"):
             test = statement.test
-            parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+            conjoined = isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And)
+            parts = test.values if isinstance(test, ast.BoolOp) and conjoined else [test]
             for part in parts:
-                if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.left, ast.Constant)):
+                found = _phrase(part, state["name"])
+                if found is None:
                     continue
-                target = part.comparators[0]
-                if not (isinstance(part.left.value, str) and isinstance(target, ast.Name) and target.id == state["name"]):
-                    continue
-                key = "with" if isinstance(part.ops[0], ast.In) else "without" if isinstance(part.ops[0], ast.NotIn) else None
                 phrases = gold.setdefault(str(state["file"]), {"with": [], "without": []})
-                if key and part.left.value not in phrases[key]:
-                    phrases[key].append(part.left.value)
+                if found[1] not in phrases[found[0]]:
+                    phrases[found[0]].append(found[1])
         elif isinstance(statement, (ast.For, ast.If, ast.With)):
             _asserted(statement.body, pages, gold, state)
 
@@ -102,14 +118,16 @@ def write_gold(archive: Path, out: Path) -> int:
     """Write ``out/gold.jsonl`` from the ``realworld_tests.py`` of ``archive`` (see the module
     notes); the number of pages it gives phrases for."""
     with tarfile.open(archive) as tar:
-        member = next((m for m in tar.getmembers() if m.name.endswith("tests/realworld_tests.py")), None)
+        tests = "tests/realworld_tests.py"
+        member = next((m for m in tar.getmembers() if m.name.endswith(tests)), None)
         data = tar.extractfile(member) if member is not None else None
         if data is None:
             return 0
         tree = ast.parse(data.read().decode("utf-8"))
     pages: dict[str, str] = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "MOCK_PAGES" for t in node.targets):
+        names = [getattr(target, "id", None) for target in getattr(node, "targets", ())]
+        if isinstance(node, ast.Assign) and "MOCK_PAGES" in names:
             pages = ast.literal_eval(node.value)
     gold: dict[str, dict[str, list[str]]] = {}
     for node in tree.body:
@@ -119,7 +137,7 @@ def write_gold(archive: Path, out: Path) -> int:
     rows = [
         {"id": name[: -len(".html")], "kind": "article", **phrases}
         for name, phrases in sorted(gold.items())
-        if name.endswith(".html") and name[: -len(".html")] in present and (phrases["with"] or phrases["without"])
+        if name.endswith(".html") and name[: -len(".html")] in present
     ]
     with (out / "gold.jsonl").open("w", encoding="utf-8") as handle:
         for row in rows:
@@ -130,15 +148,15 @@ def write_gold(archive: Path, out: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="folder to write (its pages/ subfolder)")
-    parser.add_argument("--release", default=RELEASE, help="trafilatura release (default: %(default)s)")
+    parser.add_argument("--release", default=RELEASE, help="trafilatura release (%(default)s)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         archive = download(args.release, Path(tmp))
         written = write_pages(archive, args.out)
         if not written:
-            parser.error(f"trafilatura {args.release}'s source distribution has no tests/cache pages")
+            parser.error(f"trafilatura {args.release}'s sources hold no tests/cache pages")
         judged = write_gold(archive, args.out)
-    print(f"{written} pages in {args.out / 'pages'}, phrases for {judged} in {args.out / 'gold.jsonl'}")
+    print(f"{written} pages in {args.out / 'pages'}; phrases for {judged} in gold.jsonl")
     return 0
 
 

@@ -693,11 +693,13 @@ def _agreement(
     }
 
 
-def _kept(values: Iterator[_V], keep: Callable[[_V], Any], needed: float, total: int) -> list[_V] | None:
-    """The first ``total`` ``values`` that ``keep`` accepts, or None once fewer than ``needed``
-    of them can be: a place most posts do not fill a field in is dropped before all its values
-    are read (a date search of a whole post's text takes 10-15 µs, and learning a page's
-    fields searched 100,000 texts over wcxb-dev)."""
+def _kept(
+    values: Iterator[_V], keep: Callable[[_V], Any], needed: float, total: int
+) -> list[_V] | None:
+    """Those of the ``total`` ``values`` that ``keep`` accepts when at least ``needed`` are,
+    else None, given as soon as too few are left to make up ``needed``: a place most posts do
+    not fill a field in is dropped before all its values are read (a date search of a whole
+    post's text takes 10-15 µs, and learning fields searched 100,000 texts over wcxb-dev)."""
     kept: list[_V] = []
     left = total
     for value in values:
@@ -707,6 +709,14 @@ def _kept(values: Iterator[_V], keep: Callable[[_V], Any], needed: float, total:
         elif len(kept) + left < needed:
             return None
     return kept if len(kept) >= needed else None
+
+
+def _whole_time(read: tuple[Any, str, tuple[str, str | None] | None]) -> bool:
+    """Whether an attribute's value (``read[1]``) read as a time (``read[2]``: what
+    :func:`~forumcrawl.extractors.dates.read_markup_time` gives) is a time and little else:
+    the time found is at least half the value."""
+    found = read[2]
+    return bool(found and found[1] and len(found[0]) >= 0.5 * len(read[1]))
 
 
 def _learn_fields(
@@ -726,7 +736,9 @@ def _learn_fields(
     values = {place: found for place, found in values.items() if len(found) >= needed}
     names: dict[tuple[str, str | None], int] = {}  # per author place, its values that may be names
     for place, found in values.items():
-        named = _kept(iter(found.values()), lambda pair: _author_like(pair[1], pair[0]), needed, len(found))
+        named = _kept(
+            iter(found.values()), lambda pair: _author_like(pair[1], pair[0]), needed, len(found)
+        )
         if named is not None and len({v for _, v in found.values()}) > 1:
             names[place] = len(named)
     authors = {place: values[place] for place in names}
@@ -753,7 +765,7 @@ def _learn_fields(
                 scored["time"].append((score, *tie, place))
         else:
             reads = ((k, v, read_markup_time(v, now=epoch)) for k, v in texts.items())
-            found_times = _kept(reads, lambda kvr: bool(kvr[2] and kvr[2][1] and len(kvr[2][0]) >= 0.5 * len(kvr[1])), needed, len(texts))
+            found_times = _kept(reads, _whole_time, needed, len(texts))
             timed = {k: r[1] for k, _, r in found_times or () if r}
             if found_times is not None and len(set(timed.values())) > 1:
                 # A value that is a time and nothing else: as tight as a time text can be; a
@@ -761,7 +773,8 @@ def _learn_fields(
                 machine = sum(bool(_MACHINE_TIME_RE.match(texts[k])) for k in timed) / len(timed)
                 score = len(timed) / n_posts + 0.5 + _chronological(timed) + 0.25 * machine
                 scored["time"].append((score, *tie, place))
-        floors = _kept(((k, parse_floor(t)) for k, t in texts.items()), lambda kf: kf[1] is not None, needed, len(texts))
+        numbers = ((k, parse_floor(t)) for k, t in texts.items())
+        floors = _kept(numbers, lambda pair: pair[1] is not None, needed, len(texts))
         if floors is not None:
             increasing = True
             for page_index in range(len(per_page)):

@@ -158,8 +158,10 @@ class _Exclusion:
     #: The marks whose tag holds a hint word: with one of them in the markup, so is the word.
     hinted_marks: tuple[str, ...] = ()
     #: ``classed`` by one class each entry needs (its first in sorted order): an element can
-    #: only match the entries filed under its own classes, a few of the hundred or so defaults.
-    by_class: Mapping[str, tuple[tuple[str | None, frozenset[str]], ...]] = field(default_factory=dict)
+    #: only match the entries filed under one of its own classes, not all eighteen defaults.
+    by_class: Mapping[str, tuple[tuple[str | None, frozenset[str]], ...]] = field(
+        default_factory=dict
+    )
 
     def may_find(self, markup: str, inner_class: bool) -> bool:
         """A necessary condition for :meth:`find` to find anything in a serialised element:
