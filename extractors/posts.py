@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -148,7 +148,10 @@ class _Exclusion:
     """
 
     tags: frozenset[str]
-    classed: tuple[tuple[str | None, frozenset[str]], ...]
+    #: The ``tag.class`` entries ``(tag or None, classes needed)``, filed under one class each
+    #: needs (its first in sorted order): an element can only match the entries filed under one
+    #: of its own classes, not all eighteen defaults.
+    by_class: Mapping[str, tuple[tuple[str | None, frozenset[str]], ...]]
     xpath: lxml.etree.XPath | None
     #: ``<tag`` for each of ``tags``: how their start tags begin in serialised markup.
     marks: tuple[str, ...] = ()
@@ -157,18 +160,13 @@ class _Exclusion:
     hints: tuple[str, ...] | None = None
     #: The marks whose tag holds a hint word: with one of them in the markup, so is the word.
     hinted_marks: tuple[str, ...] = ()
-    #: ``classed`` by one class each entry needs (its first in sorted order): an element can
-    #: only match the entries filed under one of its own classes, not all eighteen defaults.
-    by_class: Mapping[str, tuple[tuple[str | None, frozenset[str]], ...]] = field(
-        default_factory=dict
-    )
 
     def may_find(self, markup: str, inner_class: bool) -> bool:
         """A necessary condition for :meth:`find` to find anything in a serialised element:
         the start tag of an excluded tag, or a ``class`` attribute below the element (see
         :func:`_inner_class`). Most post bodies have neither; this costs a few substring
         searches where the word hints cost a lower-casing and a dozen searches."""
-        if self.xpath is not None or (inner_class and self.classed):
+        if self.xpath is not None or (inner_class and self.by_class):
             return True
         return any(map(markup.__contains__, self.marks))
 
@@ -217,7 +215,7 @@ class _Exclusion:
 @lru_cache(maxsize=512)
 def _exclusion(exclude: tuple[str, ...]) -> _Exclusion:
     tags: set[str] = set()
-    classed: list[tuple[str | None, frozenset[str]]] = []
+    by_class: dict[str, list[tuple[str | None, frozenset[str]]]] = {}
     conditions: list[str] = []
     for selector in exclude:
         m = None if is_xpath(selector) else _SIMPLE_CSS_RE.match(selector)
@@ -225,7 +223,7 @@ def _exclusion(exclude: tuple[str, ...]) -> _Exclusion:
             tag = None if m.group(1) in {None, "*"} else m.group(1).lower()
             need = frozenset(m.group(2).split(".")[1:])
             if need:
-                classed.append((tag, need))
+                by_class.setdefault(min(need), []).append((tag, need))
             elif tag:
                 tags.add(tag)
         elif is_xpath(selector):
@@ -238,17 +236,13 @@ def _exclusion(exclude: tuple[str, ...]) -> _Exclusion:
     hinted = [
         tag for tag in sorted(tags) if tag.isascii() and hints and any(w in tag for w in hints)
     ]
-    by_class: dict[str, list[tuple[str | None, frozenset[str]]]] = {}
-    for entry in classed:
-        by_class.setdefault(min(entry[1]), []).append(entry)
     return _Exclusion(
         frozenset(tags),
-        tuple(classed),
+        {token: tuple(entries) for token, entries in by_class.items()},
         xpath,
         marks=tuple(f"<{tag}" for tag in sorted(tags)),
         hints=hints,
         hinted_marks=tuple(f"<{tag}" for tag in hinted),
-        by_class={token: tuple(entries) for token, entries in by_class.items()},
     )
 
 
