@@ -25,12 +25,14 @@ from __future__ import annotations
 import argparse
 import ast
 import gzip
-import json
 import subprocess
 import sys
 import tarfile
 import tempfile
 from pathlib import Path, PurePosixPath
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import peers  # noqa: E402  (a sibling script, not a package)
 
 #: The last release whose source distribution ships ``tests/cache``.
 RELEASE = "1.1.0"
@@ -134,15 +136,12 @@ def write_gold(archive: Path, out: Path) -> int:
         if isinstance(node, ast.FunctionDef):
             _asserted(node.body, pages, gold, {})
     present = {path.name[: -len(".html.gz")] for path in (out / "pages").glob("*.html.gz")}
-    rows = [
+    rows = (
         {"id": name[: -len(".html")], "kind": "article", **phrases}
         for name, phrases in sorted(gold.items())
         if name.endswith(".html") and name[: -len(".html")] in present
-    ]
-    with (out / "gold.jsonl").open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-    return len(rows)
+    )
+    return peers.write_jsonl(rows, out / "gold.jsonl")
 
 
 def main(argv: list[str] | None = None) -> int:

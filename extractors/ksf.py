@@ -766,7 +766,7 @@ def _learn_fields(
         else:
             reads = ((k, v, read_markup_time(v, now=epoch)) for k, v in texts.items())
             found_times = _kept(reads, _whole_time, needed, len(texts))
-            timed = {k: r[1] for k, _, r in found_times or () if r}
+            timed = {k: r[1] for k, _, r in found_times or ()}  # _whole_time: r is a time
             if found_times is not None and len(set(timed.values())) > 1:
                 # A value that is a time and nothing else: as tight as a time text can be; a
                 # machine-readable one (ISO 8601, epoch) also says its time zone.
@@ -778,7 +778,7 @@ def _learn_fields(
         if floors is not None:
             increasing = True
             for page_index in range(len(per_page)):
-                seq = [f for (p, _), f in sorted(floors) if p == page_index and f is not None]
+                seq = [f for (p, _), f in sorted(floors) if p == page_index]  # floors found only
                 if any(b <= a for a, b in zip(seq, seq[1:])):
                     increasing = False
             if increasing:
