@@ -34,6 +34,7 @@ magic-forums, wcxb-dev), averaged over folders; every constant below was checked
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
@@ -52,8 +53,11 @@ __all__ = [
     "PageLines",
     "block_curve",
     "cx_extract",
+    "COMPILED",
     "document_lines",
+    "document_steps",
     "filled_events",
+    "finish_lines",
     "known_lines",
     "page_lines",
     "plot_blocks",
@@ -190,6 +194,9 @@ class PageLines:
     #: parent of the block whose start ends it), for a reader that asks what a line is part of
     #: (see :func:`~forumcrawl.extractors.arbiter.without_aux`); lines without text have none.
     containers: dict[int, lxml.etree._Element] = field(default_factory=dict)
+    #: False when the compiled walk cut the lines: ``events`` and ``skipped`` are then empty
+    #: (see :func:`document_steps`).
+    stepped: bool = True
 
     @property
     def itemprops(self) -> list[lxml.etree._Element]:
@@ -199,8 +206,34 @@ class PageLines:
 
 def document_lines(document: Document) -> PageLines:
     """:func:`page_lines` of ``document``'s tree, cut once per page (CX and the arbiter's
-    evidence read the same lines)."""
-    return document.derived("cx.lines", lambda: page_lines(document.tree))
+    evidence read the same lines).
+
+    Where the compiled walk is built (see :data:`COMPILED`), it cuts the same lines and, in the
+    same walk, ``dom``'s simple tree, kept under ``dom.simple`` for
+    :func:`~forumcrawl.extractors.dom_density.simplify_tree`; its lines record no steps (see
+    :func:`document_steps`).
+    """
+    return document.derived("cx.lines", lambda: _cut_lines(document))
+
+
+def _cut_lines(document: Document) -> PageLines:
+    tree = document.tree
+    if _compiled_walk is None or tree is None:
+        return page_lines(tree)
+    lines, simple = _compiled_walk(tree)
+    document.derived("dom.simple", lambda: simple)
+    return lines
+
+
+def document_steps(document: Document) -> PageLines:
+    """``document``'s lines with their recorded steps (:attr:`PageLines.events`), for the
+    readers of every element (single-page KSF, ``dom`` on a page it reads twice). The compiled
+    walk records none, because making a step per element is most of what it saves: on a page it
+    cut, the steps come from :func:`page_lines`, once per page."""
+    lines = document_lines(document)
+    if lines.stepped:
+        return lines
+    return document.derived("cx.steps", lambda: page_lines(document.tree))
 
 
 def known_lines(document: Document) -> PageLines | None:
@@ -382,6 +415,19 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
     if has_text:
         containers[len(texts)] = tree
         end_line(line_muted, link)
+    return finish_lines(
+        tree,
+        PageLines(texts, lengths, links, found, marked, hrefs, headings, events, skipped, {}, containers),
+        muted_lines,
+    )
+
+
+def finish_lines(tree: lxml.etree._Element, lines: PageLines, muted_lines: list[int]) -> PageLines:
+    """What the lines' walk (this module's or the compiled one) does after its last step: the
+    links and marked elements of top-level elements beside the root, the muted lines blanked
+    unless they are nearly the whole page, the headings split by tag. Mutates ``lines``."""
+    texts, lengths, links = lines.texts, lines.lengths, lines.link_lengths
+    marked, hrefs = lines.marked, lines.hrefs
     if tree.getparent() is None:
         # Markup after the end of the page can leave more top-level elements beside the root:
         # their links and marked elements count, as in a search of the whole document.
@@ -394,16 +440,13 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
         for other in tree.itersiblings():
             _gather(other, None, marked, hrefs)
     muted_length = sum(lengths[i] for i in muted_lines)
-    blanked: dict[int, str] = {}
     if muted_length < MUTED_RESTORE_RATIO * (sum(lengths) - muted_length):
         for i in muted_lines:  # blanked, not removed: line numbers stay the page's
-            blanked[i] = texts[i]
+            lines.muted[i] = texts[i]
             texts[i], lengths[i], links[i] = "", 0, 0
     for tag in _HEADINGS:
-        found[tag] = [heading for heading in headings if heading.tag == tag]
-    return PageLines(
-        texts, lengths, links, found, marked, hrefs, headings, events, skipped, blanked, containers
-    )
+        lines.elements[tag] = [heading for heading in lines.headings if heading.tag == tag]
+    return lines
 
 
 @dataclass(frozen=True)
@@ -616,3 +659,20 @@ def plot_blocks(result: CXResult, path: str | Path, *, title: str | None = None)
     figure.tight_layout()
     figure.savefig(path, format="png")
     return path
+
+
+def _load_compiled() -> Callable[[lxml.etree._Element], tuple[PageLines, Any]] | None:
+    """The compiled walk (``forumcrawl/extractors/_walk.pyx``), or None where it was not built
+    (no C compiler at install) or ``FORUMCRAWL_PURE_PYTHON`` is set to a non-empty value."""
+    if os.environ.get("FORUMCRAWL_PURE_PYTHON"):
+        return None
+    try:
+        from forumcrawl.extractors._walk import walk
+    except ImportError:
+        return None
+    return walk  # type: ignore[no-any-return]
+
+
+_compiled_walk = _load_compiled()
+#: Whether this process cuts lines with the compiled walk (same lines, same simple tree).
+COMPILED = _compiled_walk is not None

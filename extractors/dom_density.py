@@ -151,7 +151,7 @@ import lxml.etree
 
 from forumcrawl.document import Document
 from forumcrawl.extractors.base import Estimator
-from forumcrawl.extractors.cx import PageLines, document_lines, filled_events, page_lines
+from forumcrawl.extractors.cx import PageLines, document_lines, document_steps, filled_events, page_lines
 from forumcrawl.extractors.dates import find_time
 
 if TYPE_CHECKING:
@@ -509,7 +509,8 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
     The tree is not walked again: ST is read from the walk of the CX lines (their
     :attr:`~forumcrawl.extractors.cx.PageLines.events`, kept per page for a Document), which
     reads every element's tag and text already; only the content that walk skips and ST keeps
-    (a ``<label>``'s) is read from the tree.
+    (a ``<label>``'s) is read from the tree. Where the compiled walk is built
+    (:data:`~forumcrawl.extractors.cx.COMPILED`), it makes the same ST in the same walk as the lines.
 
     Parameters
     ----------
@@ -524,13 +525,21 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
     root = _root_of(source)
     if root is None:
         return SimpleTree([])
-    lines = document_lines(source) if isinstance(source, Document) else page_lines(root)
-    tree = _simplify(root, lines, prune_hidden)
+    compiled = None
+    if isinstance(source, Document):
+        document_lines(source)  # where the compiled walk cuts them, it makes ST too
+        compiled = source.known("dom.simple") if prune_hidden else None
+    tree = compiled if compiled is not None else _simplify(root, _steps(source, root), prune_hidden)
     if prune_hidden and sum(n.plain_chars for n in tree.nodes) < MIN_VISIBLE_CHARS:
-        hidden_too = _simplify(root, lines, False)
+        hidden_too = _simplify(root, _steps(source, root), False)
         if hidden_too.text_chars > tree.text_chars:
             return SimpleTree(hidden_too.nodes, root)
     return SimpleTree(tree.nodes, root)
+
+
+def _steps(source: Document | lxml.etree._Element, root: lxml.etree._Element) -> PageLines:
+    """The lines' walk with its steps, once per page for a Document."""
+    return document_steps(source) if isinstance(source, Document) else page_lines(root)
 
 
 def _simplify(root: lxml.etree._Element, lines: PageLines, prune_hidden: bool) -> SimpleTree:
@@ -611,6 +620,15 @@ def _simplify(root: lxml.etree._Element, lines: PageLines, prune_hidden: bool) -
             if anchored is not None:
                 anchored.append(text)
     raws[0] = "".join(texts)
+    return finish_tree(nodes, raws, linked, forms)
+
+
+def finish_tree(
+    nodes: list[STNode], raws: list[str], linked: dict[int, list[str]], forms: list[int]
+) -> SimpleTree:
+    """What the simple tree's walk (this module's or the compiled one) does after its last step:
+    each node's text from its pieces ``raws`` with whitespace collapsed, link characters from
+    its anchored pieces ``linked``, small ``forms`` emptied, empty blocks dropped."""
     for node, raw in zip(nodes, raws):
         raw = raw.strip()
         if not raw:  # most blocks hold only the indentation between tags

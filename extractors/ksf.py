@@ -28,7 +28,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from forumcrawl.extractors.base import Estimator, not_fitted
-from forumcrawl.extractors.cx import PageLines, document_lines, filled_events
+from forumcrawl.extractors.cx import PageLines, document_steps, filled_events
 from forumcrawl.extractors.cx import page_lines as cx_page_lines
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dates import month_first, read_markup_time, to_iso
@@ -1117,7 +1117,7 @@ def _noise_body(locator: str) -> bool:
 
 def _lines(document: Document) -> list[Line]:
     """The document's KSF lines, read once per page however often they are needed."""
-    return document.derived("ksf.lines", lambda: page_lines(document.tree, document_lines(document)))
+    return document.derived("ksf.lines", lambda: page_lines(document.tree, document_steps(document)))
 
 
 def body_coverage(tree: HtmlElement, bodies: Sequence[HtmlElement], lines: Sequence[Line] | None = None) -> float:

@@ -1,0 +1,359 @@
+# cython: language_level=3
+"""The CX lines' walk and ``dom``'s simple tree in one walk over libxml2's nodes, in C.
+
+An optional speed-up, built at install where Cython and a C compiler are at hand (``setup.py``).
+It gives what :func:`forumcrawl.extractors.cx.page_lines` and
+:func:`forumcrawl.extractors.dom_density._simplify` (hidden elements pruned) give, step for step,
+and the Python code stays the reference: ``tests/test_compiled_walk.py`` requires both to agree.
+
+Why it is faster: the Python walks pay for an lxml proxy, an event tuple and a tag string per
+element, twice (the lines' walk records its steps for ``dom`` to read them back). This walk follows
+libxml2's ``children``/``next``/``parent`` pointers, reads tag names, texts and attributes from
+the nodes through lxml's public C API, and makes a proxy only for the elements its results hold
+(the facts, marked elements, line containers). It records no steps: the lines it returns say so
+(``stepped`` False), and a reader of the steps walks again in Python.
+"""
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes.tree cimport (
+    XML_COMMENT_NODE, XML_ELEMENT_NODE, XML_ENTITY_REF_NODE, XML_PI_NODE, xmlNode,
+)
+
+from forumcrawl.extractors import cx as _cx
+from forumcrawl.extractors import dom_density as _dd
+
+cetree.import_lxml__etree()
+
+
+cdef inline bint _is_node(xmlNode* c) noexcept:
+    """The nodes lxml's iteration shows: elements, comments, processing instructions, entities."""
+    return (
+        c.type == XML_ELEMENT_NODE or c.type == XML_COMMENT_NODE
+        or c.type == XML_PI_NODE or c.type == XML_ENTITY_REF_NODE
+    )
+
+
+cdef inline xmlNode* _first_child(xmlNode* c) noexcept:
+    cdef xmlNode* k = c.children
+    while k is not NULL and not _is_node(k):
+        k = k.next
+    return k
+
+
+cdef inline xmlNode* _next_node(xmlNode* c) noexcept:
+    cdef xmlNode* k = c.next
+    while k is not NULL and not _is_node(k):
+        k = k.next
+    return k
+
+
+cdef inline object _attr(xmlNode* c, const char* name):
+    return cetree.attributeValueFromNsName(c, NULL, <const unsigned char*>name)
+
+
+cdef object _width_style = _dd._WIDTH_STYLE.search
+cdef object _width_attr = _dd._WIDTH_ATTR.match
+cdef double _page_width = _dd.PAGE_WIDTH_PX
+cdef object _layout_names = _dd._LAYOUT_NAMES
+cdef dict _name_hints = _dd._NAME_HINTS
+cdef dict _tag_hints = _dd._TAG_HINTS
+
+
+cdef object _declared_width(xmlNode* c, list attributes):
+    """``dom_density._declared_width`` read from the node."""
+    found = None
+    if "style" in attributes:
+        style = _attr(c, "style")
+        found = _width_style(style) if style else None
+    if found is None and "width" in attributes:
+        raw = _attr(c, "width")
+        found = _width_attr(raw) if raw else None
+    if found is None:
+        return None
+    cdef double value = float(found.group(1))
+    cdef double share = value / 100.0 if found.group(2) == "%" else value / _page_width
+    return min(1.0, share) if share > 0 else None
+
+
+cdef tuple _layout(xmlNode* c, str tag, list attributes):
+    """``dom_density._block_layout`` read from the node."""
+    cdef int hints = _tag_hints.get(tag, 0)
+    names = _attr(c, "class") if "class" in attributes else None
+    ident = _attr(c, "id") if "id" in attributes else None
+    if ident:
+        names = f"{names} {ident}" if names else ident
+    width = _declared_width(c, attributes) if "style" in attributes or "width" in attributes else None
+    if not names:
+        return "", width or 1.0, hints
+    names = names.lower()
+    for token in _layout_names.intersection(names.split()):
+        hints |= _name_hints[token]
+    return names, width or 1.0, hints
+
+
+cdef class _Lines:
+    """The lines being cut, as ``cx.page_lines`` keeps them."""
+
+    cdef list texts, lengths, links, parts, muted_lines, muted
+    cdef dict containers
+    cdef bint has_text, line_muted
+    cdef long link, in_anchor
+
+    def __cinit__(self):
+        self.texts = []; self.lengths = []; self.links = []; self.parts = []
+        self.muted_lines = []; self.muted = []; self.containers = {}
+        self.has_text = self.line_muted = False
+        self.link = self.in_anchor = 0
+
+    cdef void cut(self, cetree._Document doc, xmlNode* holder):
+        """End the current line at a block boundary; ``holder`` holds the whole line."""
+        if self.has_text:
+            self.containers[len(self.texts)] = cetree.elementFactory(doc, holder)
+            self.close()
+        else:
+            self.texts.append(""); self.lengths.append(0); self.links.append(0); self.parts.clear()
+
+    cdef void close(self):
+        line = " ".join("".join(self.parts).split())
+        if self.line_muted:
+            self.muted_lines.append(len(self.texts))
+        self.texts.append(line); self.lengths.append(len(line) - line.count(" ")); self.links.append(self.link)
+        self.parts.clear()
+        self.has_text = self.line_muted = False
+        self.link = 0
+
+    cdef void add(self, str text):
+        """A text or tail the lines read."""
+        self.parts.append(text)
+        if not text.isspace():
+            self.has_text = True
+            if self.in_anchor:
+                self.link += len("".join(text.split()))
+            if self.muted:
+                self.line_muted = True
+
+
+def walk(tree):
+    """``(lines, simple tree)`` of ``tree`` (an lxml element): the page's
+    :class:`~forumcrawl.extractors.cx.PageLines` without recorded steps, and ``dom``'s
+    :class:`~forumcrawl.extractors.dom_density.SimpleTree` with hidden elements pruned, before
+    ``simplify_tree``'s second reading of a page whose visible text is too short."""
+    # The lines' state, as in cx.page_lines.
+    cdef _Lines cut = _Lines()
+    cdef list muted = cut.muted  # the open muted nodes (their addresses), innermost last
+    found = {tag: [] for tag in _cx.FACT_TAGS}
+    headings = []
+    for tag in _cx._HEADINGS:
+        found[tag] = headings
+    marked = []; hrefs = []
+    cdef bint breaks
+    block_tags = _cx._BLOCK_TAGS; block_starts = _cx._BLOCK_STARTS; skip_tags = _cx._SKIP_TAGS
+    muted_tags = _cx._MUTED_TAGS; hiding = _cx._HIDING; marks = _cx._MARKS
+    hidden_style = _cx._hidden_style; swallowed = _cx._swallowed; gather = _cx._gather
+    # The simple tree's state, as in dom_density._simplify.
+    kinds = _dd._KINDS
+    cannot_hide = _dd._HIDING_ATTRIBUTES.isdisjoint
+    hidden_re = _dd._HIDDEN_STYLE.search
+    STNode = _dd.STNode
+    cdef int FUSE = _dd._FUSE, BLOCK = _dd._BLOCK, ANCHOR = _dd._ANCHOR
+    cdef int IMAGE = _dd._IMAGE, BREAK = _dd._BREAK, PRUNE = _dd._PRUNE
+    forms = []
+    nodes = [STNode("body", -1, 0, 1.0, 0)]
+    raws = [""]
+    linked = {}
+    current = 0; dtexts = []; anchored = None
+    frames = []
+    cdef cetree._Element root_el = <cetree._Element>tree
+    cdef cetree._Document doc = root_el._doc
+    cdef xmlNode* root = root_el._c_node
+    body_el = tree.find("body") if tree.tag == "html" else None
+    start_el = body_el if body_el is not None else tree
+    cdef xmlNode* start = (<cetree._Element>start_el)._c_node
+    cdef xmlNode* node = root
+    cdef xmlNode* nxt
+    cdef xmlNode* cx_skip = NULL   # the element whose content the lines skip
+    cdef xmlNode* dom_skip = NULL  # the element the simple tree prunes, with its content
+    cdef int dom_on = 0            # 1 inside the simple tree's start element, 2 after its end
+    cdef bint entering = True, cx_here, dom_here
+    cdef int kind
+    while node is not NULL:
+        element = None
+        if entering:
+            if node.type == XML_ELEMENT_NODE:
+                tag = cetree.namespacedName(node)
+            else:
+                element = cetree.elementFactory(doc, node)
+                tag = element.tag
+            text = None
+            # The lines: an element starts.
+            if cx_skip is NULL:
+                if tag.__class__ is not str:
+                    pass
+                elif tag in skip_tags and not swallowed(
+                    element if element is not None else cetree.elementFactory(doc, node)
+                ):
+                    element = cetree.elementFactory(doc, node)
+                    cx_skip = node
+                    if _first_child(node) is not NULL:
+                        gather(element, found, marked, hrefs)
+                    else:
+                        facts = found.get(tag)
+                        if facts is not None:
+                            facts.append(element)
+                        if not marks.isdisjoint(cetree.collectAttributes(node, 1)):
+                            marked.append(element)
+                else:
+                    facts = found.get(tag)
+                    if facts is not None:
+                        if element is None:
+                            element = cetree.elementFactory(doc, node)
+                        facts.append(element)
+                    attributes = cetree.collectAttributes(node, 1) if node.properties is not NULL else []
+                    if attributes and not marks.isdisjoint(attributes):
+                        if element is None:
+                            element = cetree.elementFactory(doc, node)
+                        marked.append(element)
+                    if tag in muted_tags or (
+                        attributes and not hiding.isdisjoint(attributes) and (
+                            "hidden" in attributes or _attr(node, "aria-hidden") == "true"
+                            or ("style" in attributes and hidden_style(_attr(node, "style")))
+                        )
+                    ):
+                        muted.append(<size_t>node)
+                        breaks = cut.has_text
+                    else:
+                        breaks = cut.has_text and tag in block_starts
+                    if tag == "a":
+                        cut.in_anchor += 1
+                        href = _attr(node, "href")
+                        if href is not None:
+                            hrefs.append(href)
+                    text = cetree.textOf(node)
+                    if breaks:  # a block's start closes a line its parent holds
+                        cut.cut(doc, node.parent)
+                    if text:
+                        cut.add(text)
+            # The simple tree: an element starts.
+            dom_here = dom_on == 1 and dom_skip is NULL
+            if dom_here:
+                k = kinds.get(tag)
+                kind = (PRUNE if ":" in tag else FUSE) if k is None else k
+                if kind >= PRUNE:
+                    dom_skip = node
+                else:
+                    attributes = cetree.collectAttributes(node, 1) if node.properties is not NULL else []
+                    if attributes and not cannot_hide(attributes) and (
+                        "hidden" in attributes
+                        or ("aria-hidden" in attributes and _attr(node, "aria-hidden") == "true")
+                        or ("style" in attributes and hidden_re(_attr(node, "style")) is not None)
+                    ):
+                        dom_skip = node
+                if dom_skip is NULL:
+                    inner, inner_texts, inner_anchored = current, dtexts, anchored
+                    if kind == BLOCK:
+                        inner = len(nodes)
+                        if attributes:
+                            names, width, hints = _layout(node, tag, attributes)
+                        else:
+                            names, width, hints = "", 1.0, _tag_hints.get(tag, 0)
+                        st_node = STNode(tag, current, nodes[current].depth + 1, width, hints, names)
+                        nodes.append(st_node)
+                        if tag == "form":
+                            forms.append(inner)
+                        raws.append("")
+                        inner_texts = []
+                        if anchored is not None:
+                            st_node.links = 1
+                            inner_anchored = linked[inner] = []
+                    elif kind == ANCHOR:
+                        nodes[current].links += 1
+                        if anchored is None:
+                            inner_anchored = linked.setdefault(current, [])
+                    elif kind == IMAGE:
+                        nodes[current].links += 1
+                    elif kind == BREAK:
+                        dtexts.append("\n")
+                        nodes[current].breaks += 1
+                    frames.append((current, dtexts, anchored))
+                    current, dtexts, anchored = inner, inner_texts, inner_anchored
+                    if text is None:
+                        text = cetree.textOf(node) if node.type == XML_ELEMENT_NODE else None
+                    if text:
+                        dtexts.append(text)
+                        if anchored is not None:
+                            anchored.append(text)
+            if node is start:
+                dom_on = 1
+            # Into the children, unless both readers skip them.
+            if node.type == XML_ELEMENT_NODE and (cx_skip is NULL or (dom_on == 1 and dom_skip is NULL)):
+                nxt = _first_child(node)
+                if nxt is not NULL:
+                    node = nxt
+                    continue
+            entering = False
+            continue
+        # An element ends.
+        tail = cetree.tailOf(node)
+        if node.type == XML_ELEMENT_NODE:
+            tag = cetree.namespacedName(node)
+        else:
+            element = cetree.elementFactory(doc, node)
+            tag = element.tag
+        # The lines.
+        if cx_skip is node:
+            cx_skip = NULL
+            breaks = False
+            cx_here = True
+        elif cx_skip is NULL:
+            cx_here = True
+            if tag.__class__ is not str:
+                breaks = False
+            elif muted and muted[-1] == <size_t>node:
+                muted.pop()
+                breaks = True
+            else:
+                breaks = tag in block_tags
+            if tag == "a":
+                cut.in_anchor -= 1
+        else:
+            cx_here = False
+        if cx_here:
+            if breaks:  # a block's end closes a line it holds
+                cut.cut(doc, node)
+            if tail:
+                cut.add(tail)
+        # The simple tree.
+        if dom_on == 1:
+            if node is start:
+                dom_on = 2
+            elif dom_skip is node:
+                dom_skip = NULL
+                if tail:
+                    dtexts.append(tail)
+                    if anchored is not None:
+                        anchored.append(tail)
+            elif dom_skip is NULL:
+                outer = frames.pop()
+                if outer[1] is not dtexts:
+                    raws[current] = "".join(dtexts)
+                current, dtexts, anchored = outer
+                if tail:
+                    dtexts.append(tail)
+                    if anchored is not None:
+                        anchored.append(tail)
+        if node is root:
+            break
+        nxt = _next_node(node)
+        if nxt is not NULL:
+            node = nxt
+            entering = True
+        else:
+            node = node.parent
+            entering = False
+    if cut.has_text:
+        cut.containers[len(cut.texts)] = tree
+        cut.close()
+    lines = _cx.PageLines(
+        cut.texts, cut.lengths, cut.links, found, marked, hrefs, headings, [], [], {}, cut.containers, False
+    )
+    raws[0] = "".join(dtexts)
+    return _cx.finish_lines(tree, lines, cut.muted_lines), _dd.finish_tree(nodes, raws, linked, forms)

@@ -1,0 +1,191 @@
+"""The compiled walk (``extractors/_walk.pyx``) against the Python code it stands in for.
+
+The Python walk is the reference: wherever the extension is built, it must give the same lines
+(every field but the recorded steps) and the same simple tree as ``cx.page_lines`` and
+``dom_density._simplify``, on odd markup as on whole forum pages, and ``forumcrawl extract``
+must write the same records with it as without it (``FORUMCRAWL_PURE_PYTHON``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime, timezone
+import os
+import subprocess
+import sys
+
+import lxml.html
+import pytest
+
+from forumcrawl.document import Document
+from forumcrawl.extractors import cx, dom_density
+from forumcrawl.mockforum.site import ALL_FAMILIES, ForumSite
+from forumcrawl.offline import extract_bytes
+
+compiled = pytest.importorskip(
+    "forumcrawl.extractors._walk", reason="the compiled walk is not built (no C compiler at install)"
+)
+
+
+def _lines_view(lines: cx.PageLines) -> dict[str, object]:
+    """Every field of ``lines`` but the steps, elements by identity (lxml hands back the same
+    proxy for a node while one is alive)."""
+    view: dict[str, object] = {}
+    for f in dataclasses.fields(lines):
+        if f.name in ("events", "skipped", "stepped"):
+            continue
+        value = getattr(lines, f.name)
+        if f.name == "elements":
+            value = {tag: [id(e) for e in found] for tag, found in value.items()}
+        elif f.name in ("marked", "headings"):
+            value = [id(e) for e in value]
+        elif f.name == "containers":
+            value = {at: id(e) for at, e in value.items()}
+        view[f.name] = value
+    return view
+
+
+def _tree_view(tree: dom_density.SimpleTree) -> list[tuple[object, ...]]:
+    return [dataclasses.astuple(node) for node in tree.nodes]
+
+
+def assert_same_walk(html: str | bytes) -> None:
+    tree = lxml.html.document_fromstring(html)
+    reference = cx.page_lines(tree)
+    simple = dom_density._simplify(tree, reference, True)
+    lines, got = compiled.walk(tree)
+    assert not lines.stepped and reference.stepped
+    assert _lines_view(lines) == _lines_view(reference)
+    assert _tree_view(got) == _tree_view(simple)
+
+
+ODD_PAGES = {
+    "muted and hidden": (
+        "<html><body><nav><a href=/a>Home</a> <a href='/b'>News</a></nav>"
+        "<div hidden><p>paywalled part of the story</p></div>"
+        "<div style='display: none'>hidden by style</div><div aria-hidden=true>aria</div>"
+        "<article itemprop=articleBody><h1>Title</h1><p>First <b>bold</b> paragraph, "
+        "<a href=/x>a link</a> and a tail.</p><p>Second<br>line after a break.</p></article>"
+        "<aside class=sidebar>side text</aside><footer>(c) site</footer></body></html>"
+    ),
+    "skipped and swallowed": (
+        "<html><body><script>var x = '<p>no</p>';</script><style>p{}</style>"
+        "<button><div>a button that swallowed a block</div><p>more</p></button>"
+        "<label>Name <input name=n></label><select><option>one</option></select>"
+        "<textarea>typed</textarea><template><p>later</p></template>"
+        "<!-- a comment --><?php echo 1 ?><p>text after the widgets</p></body></html>"
+    ),
+    "forms and layout": (
+        "<html><body><form action=/s><p>search the site</p><input name=q></form>"
+        "<table width=30%><tr><td class='left col'>cell one</td><td>cell two</td></tr></table>"
+        "<div style='width: 200px'>narrow</div><div id=comments class=reply><p>a reply</p></div>"
+        "<form><div>" + "a long form body that holds most of the page. " * 20 + "</div></form>"
+        "<ul><li><a href=/1>one</a></li><li><img src=x.png> two</li></ul></body></html>"
+    ),
+    "no body, namespaces, siblings": (
+        "<div><svg:svg><svg:text>vector</svg:text></svg:svg><o:p>office</o:p>"
+        "<custom-tag>custom <em>element</em></custom-tag><p>para</p></div>"
+    ),
+    "noscript page and entities": (
+        "<html><body><noscript><div class=post><p>"
+        + "the whole thread served to clients without scripts. " * 10
+        + "</p></div></noscript><p>&nbsp;&amp; &#169; tail</p></body></html>"
+    ),
+    "links around blocks": (
+        "<html><body><a href=/story><div><h2>Headline in a link</h2><p>teaser text</p></div></a>"
+        "<p time datetime=2024-01-01 rel=author>marked</p><h3>Sub</h3><h1>One</h1></body></html>"
+        "<p>after the end of the page</p>"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ODD_PAGES))
+def test_the_compiled_walk_equals_the_python_walk_on_odd_markup(name):
+    assert_same_walk(ODD_PAGES[name])
+
+
+@pytest.mark.parametrize("family", ALL_FAMILIES)
+def test_the_compiled_walk_equals_the_python_walk_on_forum_pages(family):
+    site = ForumSite.from_preset(family, "small")
+    truth = site.truth("http://127.0.0.1")
+    urls = [url for thread in truth.threads[:3] for url in thread.pages] + truth.non_topic_urls[:5]
+    assert urls
+    for url in urls:
+        response = site.render(url)
+        assert response.status == 200, url
+        assert_same_walk(response.body)
+
+
+def test_random_markup_walks_the_same():
+    hypothesis = pytest.importorskip("hypothesis")
+    st = pytest.importorskip("hypothesis.strategies")
+    tags = st.sampled_from(
+        ["div", "p", "span", "a", "b", "br", "li", "ul", "nav", "aside", "footer", "noscript",
+         "script", "label", "button", "form", "input", "table", "td", "h1", "h2", "img", "section",
+         "article", "figcaption", "iframe", "x-card", "pre"]
+    )
+    attributes = st.sampled_from(
+        ["", " hidden", " aria-hidden=true", " style='display:none'", " style='width:50%'",
+         " class=sidebar", " id=main", " itemprop=text", " href=/p", " rel=next", " width=120"]
+    )
+    words = st.sampled_from(["", " ", "word", "两个字", "  spaced  out  ", "\n", "a&amp;b"])
+
+    def element(children: list[str]) -> st.SearchStrategy[str]:
+        return st.builds(
+            lambda tag, attrs, text, tail: f"<{tag}{attrs}>{text}{''.join(children)}</{tag}>{tail}",
+            tags, attributes, words, words,
+        )
+
+    markup = st.recursive(
+        st.builds(lambda tag, attrs, text: f"<{tag}{attrs}>{text}</{tag}>", tags, attributes, words),
+        lambda inner: st.lists(inner, max_size=4).flatmap(element),
+        max_leaves=25,
+    )
+
+    @hypothesis.given(st.lists(markup, min_size=1, max_size=4))
+    @hypothesis.settings(max_examples=150, deadline=None)
+    def check(parts: list[str]) -> None:
+        assert_same_walk("<html><body>" + "".join(parts) + "</body></html>")
+
+    check()
+
+
+def test_a_document_gets_the_compiled_tree_and_the_steps_on_demand():
+    document = Document.from_bytes(ODD_PAGES["muted and hidden"].encode())
+    if not cx.COMPILED:
+        pytest.skip("FORUMCRAWL_PURE_PYTHON is set")
+    lines = cx.document_lines(document)
+    assert not lines.stepped and not lines.events
+    simple = dom_density.simplify_tree(document)
+    assert _tree_view(simple) == _tree_view(dom_density._simplify(document.tree, cx.page_lines(document.tree), True))
+    steps = cx.document_steps(document)
+    assert steps.stepped and steps.events and steps.texts == lines.texts
+    assert cx.document_steps(document) is steps  # walked once per page
+
+
+def test_extract_writes_the_same_records_with_and_without_the_compiled_walk(monkeypatch):
+    if not cx.COMPILED:
+        pytest.skip("FORUMCRAWL_PURE_PYTHON is set")
+    pages: dict[str, bytes] = {}
+    for family in ALL_FAMILIES:
+        site = ForumSite.from_preset(family, "small")
+        truth = site.truth("http://127.0.0.1")
+        for url in [*list(truth.threads[0].pages)[:2], *truth.non_topic_urls[:2]]:
+            pages[url] = site.render(url).body
+    for name, html in ODD_PAGES.items():
+        pages[name] = html.encode()
+    now = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)  # the pages' relative times
+    with_it = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
+    monkeypatch.setattr(cx, "_compiled_walk", None)
+    without = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
+    assert sum(bool(record["text"]) for record in with_it) > len(pages) // 2
+    assert sum(record.get("kind") == "thread" or bool(record.get("posts")) for record in with_it) >= len(ALL_FAMILIES)
+    assert with_it == without
+
+
+def test_the_pure_python_switch_turns_the_compiled_walk_off():
+    code = "from forumcrawl.extractors import cx; print(cx.COMPILED)"
+    for value, expected in (("1", "False"), ("", "True")):
+        env = {**os.environ, "FORUMCRAWL_PURE_PYTHON": value}
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        assert run.stdout.strip() == expected
