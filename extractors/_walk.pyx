@@ -50,12 +50,23 @@ cdef inline object _attr(xmlNode* c, const char* name):
     return cetree.attributeValueFromNsName(c, NULL, <const unsigned char*>name)
 
 
-cdef object _width_style = _dd._WIDTH_STYLE.search
-cdef object _width_attr = _dd._WIDTH_ATTR.match
-cdef double _page_width = _dd.PAGE_WIDTH_PX
-cdef object _layout_names = _dd._LAYOUT_NAMES
-cdef dict _name_hints = _dd._NAME_HINTS
-cdef dict _tag_hints = _dd._TAG_HINTS
+# dom_density's constants, read at the first walk: dom_density imports cx, which imports this
+# module, so dom_density may not be complete yet while this one is imported.
+cdef bint _ready = False
+cdef object _width_style, _width_attr, _layout_names
+cdef double _page_width
+cdef dict _name_hints, _tag_hints
+
+
+cdef void _prepare():
+    global _ready, _width_style, _width_attr, _page_width, _layout_names, _name_hints, _tag_hints
+    _width_style = _dd._WIDTH_STYLE.search
+    _width_attr = _dd._WIDTH_ATTR.match
+    _page_width = _dd.PAGE_WIDTH_PX
+    _layout_names = _dd._LAYOUT_NAMES
+    _name_hints = _dd._NAME_HINTS
+    _tag_hints = _dd._TAG_HINTS
+    _ready = True
 
 
 cdef object _declared_width(xmlNode* c, list attributes):
@@ -137,6 +148,8 @@ def walk(tree):
     :class:`~forumcrawl.extractors.cx.PageLines` without recorded steps, and ``dom``'s
     :class:`~forumcrawl.extractors.dom_density.SimpleTree` with hidden elements pruned, before
     ``simplify_tree``'s second reading of a page whose visible text is too short."""
+    if not _ready:
+        _prepare()
     # The lines' state, as in cx.page_lines.
     cdef _Lines cut = _Lines()
     cdef list muted = cut.muted  # the open muted nodes (their addresses), innermost last

@@ -34,7 +34,6 @@ magic-forums, wcxb-dev), averaged over folders; every constant below was checked
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
@@ -44,6 +43,7 @@ from typing import Any
 import lxml.etree
 
 from forumcrawl.document import Document
+from forumcrawl.extractors.compiled import compiled_module
 
 __all__ = [
     "DEFAULT_K",
@@ -661,18 +661,9 @@ def plot_blocks(result: CXResult, path: str | Path, *, title: str | None = None)
     return path
 
 
-def _load_compiled() -> Callable[[lxml.etree._Element], tuple[PageLines, Any]] | None:
-    """The compiled walk (``forumcrawl/extractors/_walk.pyx``), or None where it was not built
-    (no C compiler at install) or ``FORUMCRAWL_PURE_PYTHON`` is set to a non-empty value."""
-    if os.environ.get("FORUMCRAWL_PURE_PYTHON"):
-        return None
-    try:
-        from forumcrawl.extractors._walk import walk
-    except ImportError:
-        return None
-    return walk  # type: ignore[no-any-return]
-
-
-_compiled_walk = _load_compiled()
+_compiled = compiled_module("_walk")
+_compiled_walk: Callable[[lxml.etree._Element], tuple[PageLines, Any]] | None = (
+    _compiled.walk if _compiled is not None else None
+)
 #: Whether this process cuts lines with the compiled walk (same lines, same simple tree).
 COMPILED = _compiled_walk is not None

@@ -1,14 +1,17 @@
-"""The compiled walk (``extractors/_walk.pyx``) against the Python code it stands in for.
+"""The compiled parts (``extractors/_walk.pyx``, ``extractors/_scan.pyx``) against the Python
+code they stand in for.
 
-The Python walk is the reference: wherever the extension is built, it must give the same lines
-(every field but the recorded steps) and the same simple tree as ``cx.page_lines`` and
-``dom_density._simplify``, on odd markup as on whole forum pages, and ``forumcrawl extract``
-must write the same records with it as without it (``FORUMCRAWL_PURE_PYTHON``).
+The Python code is the reference: wherever the extensions are built, the walk must give the same
+lines (every field but the recorded steps) and the same simple tree as ``cx.page_lines`` and
+``dom_density._simplify``, on odd markup as on whole forum pages; the topic scan the same counts
+as the kind signals' regex; and ``forumcrawl extract`` the same records with them as without
+them (``FORUMCRAWL_PURE_PYTHON``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from datetime import datetime, timezone
 import os
 import subprocess
@@ -18,13 +21,14 @@ import lxml.html
 import pytest
 
 from forumcrawl.document import Document
-from forumcrawl.extractors import cx, dom_density
+from forumcrawl.extractors import cx, dom_density, kinds
 from forumcrawl.mockforum.site import ALL_FAMILIES, ForumSite
 from forumcrawl.offline import extract_bytes
 
 compiled = pytest.importorskip(
-    "forumcrawl.extractors._walk", reason="the compiled walk is not built (no C compiler at install)"
+    "forumcrawl.extractors._walk", reason="the compiled parts are not built (no C compiler at install)"
 )
+scan = pytest.importorskip("forumcrawl.extractors._scan")
 
 
 def _lines_view(lines: cx.PageLines) -> dict[str, object]:
@@ -163,7 +167,7 @@ def test_a_document_gets_the_compiled_tree_and_the_steps_on_demand():
     assert cx.document_steps(document) is steps  # walked once per page
 
 
-def test_extract_writes_the_same_records_with_and_without_the_compiled_walk(monkeypatch):
+def test_extract_writes_the_same_records_with_and_without_the_compiled_parts(monkeypatch):
     if not cx.COMPILED:
         pytest.skip("FORUMCRAWL_PURE_PYTHON is set")
     pages: dict[str, bytes] = {}
@@ -177,10 +181,19 @@ def test_extract_writes_the_same_records_with_and_without_the_compiled_walk(monk
     now = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)  # the pages' relative times
     with_it = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
     monkeypatch.setattr(cx, "_compiled_walk", None)
+    monkeypatch.setattr(kinds, "_SCANNER", None)
     without = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
     assert sum(bool(record["text"]) for record in with_it) > len(pages) // 2
     assert sum(record.get("kind") == "thread" or bool(record.get("posts")) for record in with_it) >= len(ALL_FAMILIES)
     assert with_it == without
+
+
+@pytest.mark.parametrize("first", ["dom_density", "kinds", "ksf", "cx"])
+def test_the_compiled_walk_loads_whichever_extractor_is_imported_first(first):
+    code = f"import forumcrawl.extractors.{first}; from forumcrawl.extractors import cx; print(cx.COMPILED)"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == str(not os.environ.get("FORUMCRAWL_PURE_PYTHON"))
 
 
 def test_the_pure_python_switch_turns_the_compiled_walk_off():
@@ -189,3 +202,41 @@ def test_the_pure_python_switch_turns_the_compiled_walk_off():
         env = {**os.environ, "FORUMCRAWL_PURE_PYTHON": value}
         run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         assert run.stdout.strip() == expected
+
+
+def _regex_topics(text: str) -> Counter[str]:
+    return Counter(match.lastgroup for match in kinds._WORDS.finditer(text))
+
+
+def test_the_topic_scan_counts_what_the_regex_counts():
+    scanner = scan.TopicScanner(kinds._TOPIC_WORDS, "reply_zh", kinds._ZH_REPLY_WORDS)
+    texts = [
+        "get a quote, get your quote; get a started get a quotes get a  quote",
+        "posts:12 posts: 4 post:x reply_ quote_ _quote replies réplies reviewé 3reviews",
+        "add to cart add to  cart add to basket, add to bags in stock-out of stock",
+        "回复2楼 帖子 发表于 注册积分 回 复 楼楼 reply回复 回复reply",
+        "book a book an book now booking a book anew plans planning api apis",
+        "", "q", "re", "回", "ｒｅｐｌｙ reply\nreply\treply",
+    ]
+    for text in texts:
+        assert Counter(scanner.count(text)) == _regex_topics(text), text
+    hypothesis = pytest.importorskip("hypothesis")
+    st = pytest.importorskip("hypothesis.strategies")
+    pieces = [word.replace("|", "") for words in kinds._TOPIC_WORDS.values() for word in words]
+    pieces += [*kinds._ZH_REPLY_WORDS, "get a ", "get your ", "s", "_", ":", " ", "  ", "\n", ",", "-",
+               "é", "中", "1", "²", "x", "ed", "ing", "回", "发表"]
+
+    @hypothesis.given(st.lists(st.sampled_from(pieces), max_size=30))
+    @hypothesis.settings(max_examples=400, deadline=None)
+    def check(parts: list[str]) -> None:
+        text = "".join(parts)
+        assert Counter(scanner.count(text)) == _regex_topics(text)
+
+    check()
+
+
+def test_the_topic_scan_refuses_lists_it_cannot_follow():
+    with pytest.raises(ValueError, match="opens with a word"):
+        scan.TopicScanner({"a": ("book",), "b": ("book now",)})
+    with pytest.raises(ValueError, match="two ASCII"):
+        scan.TopicScanner({"a": ("价格",)})
