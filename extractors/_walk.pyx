@@ -46,6 +46,20 @@ cdef inline xmlNode* _next_node(xmlNode* c) noexcept:
     return k
 
 
+cdef inline xmlNode* _into(xmlNode* c, bint* entering) noexcept:
+    """The step after ``c``'s start: its first child's start, else its own end."""
+    cdef xmlNode* k = _first_child(c)
+    entering[0] = k is not NULL
+    return k if k is not NULL else c
+
+
+cdef inline xmlNode* _after(xmlNode* c, bint* entering) noexcept:
+    """The step after ``c``'s end: its next sibling's start, else its parent's end."""
+    cdef xmlNode* k = _next_node(c)
+    entering[0] = k is not NULL
+    return k if k is not NULL else c.parent
+
+
 cdef inline object _attr(xmlNode* c, const char* name):
     return cetree.attributeValueFromNsName(c, NULL, <const unsigned char*>name)
 
@@ -182,7 +196,6 @@ def walk(tree):
     start_el = body_el if body_el is not None else tree
     cdef xmlNode* start = (<cetree._Element>start_el)._c_node
     cdef xmlNode* node = root
-    cdef xmlNode* nxt
     cdef xmlNode* cx_skip = NULL   # the element whose content the lines skip
     cdef xmlNode* dom_skip = NULL  # the element the simple tree prunes, with its content
     cdef int dom_on = 0            # 1 inside the simple tree's start element, 2 after its end
@@ -298,11 +311,9 @@ def walk(tree):
                 dom_on = 1
             # Into the children, unless both readers skip them.
             if node.type == XML_ELEMENT_NODE and (cx_skip is NULL or (dom_on == 1 and dom_skip is NULL)):
-                nxt = _first_child(node)
-                if nxt is not NULL:
-                    node = nxt
-                    continue
-            entering = False
+                node = _into(node, &entering)
+            else:
+                entering = False
             continue
         # An element ends.
         tail = cetree.tailOf(node)
@@ -355,13 +366,7 @@ def walk(tree):
                         anchored.append(tail)
         if node is root:
             break
-        nxt = _next_node(node)
-        if nxt is not NULL:
-            node = nxt
-            entering = True
-        else:
-            node = node.parent
-            entering = False
+        node = _after(node, &entering)
     if cut.has_text:
         cut.containers[len(cut.texts)] = tree
         cut.close()
@@ -370,3 +375,75 @@ def walk(tree):
     )
     raws[0] = "".join(dtexts)
     return _cx.finish_lines(tree, lines, cut.muted_lines), _dd.finish_tree(nodes, raws, linked, forms)
+
+
+def block_lines(tree, root, block_tags, skip_tags, holds_page, make_line):
+    """``ksf.page_lines`` of ``tree`` read from the nodes, without the lines' recorded steps:
+    ``make_line(text, block, link_chars)`` per block element that holds text directly (inline
+    descendants included), in the order of each block's first text, from ``root``'s start to its
+    end. Skipped with their content: comments, ``head``, ``skip_tags`` but a ``<noscript>`` for
+    which ``holds_page(element, root)``; their tails are read. None where ``root`` itself would
+    be skipped (the caller's Python walk then decides)."""
+    cdef cetree._Element root_el = <cetree._Element>root
+    cdef cetree._Document doc = root_el._doc
+    cdef xmlNode* top = root_el._c_node
+    cdef xmlNode* node = top
+    cdef bint entering = True, in_link = False
+    cdef list stack = []  # (block, in_link) of each open element's parent
+    cdef dict found = {}  # block node address -> [element, pieces, link characters]
+    block = <size_t>(<cetree._Element>tree)._c_node
+    block_el = tree
+    while True:
+        if entering:
+            text = None
+            if node.type == XML_ELEMENT_NODE:
+                tag = cetree.namespacedName(node)
+                skip = tag == "head" or (
+                    tag in skip_tags
+                    and not (tag == "noscript" and holds_page(cetree.elementFactory(doc, node), root))
+                )
+            else:
+                skip = True
+            if skip:
+                if node is top:
+                    return None
+                text = cetree.tailOf(node)
+            else:
+                stack.append((block, block_el, in_link))
+                if tag in block_tags:
+                    block = <size_t>node
+                    block_el = None
+                in_link = in_link or tag == "a"
+                text = cetree.textOf(node)
+            if text:
+                _piece(found, block, block_el, doc, text, in_link)
+            if not skip:
+                node = _into(node, &entering)
+                continue
+        else:
+            block, block_el, in_link = stack.pop()
+            if node is top:
+                break
+            text = cetree.tailOf(node)
+            if text:
+                _piece(found, block, block_el, doc, text, in_link)
+        node = _after(node, &entering)
+    lines = []
+    for element, pieces, links in found.values():
+        text = " ".join("".join(pieces).split())
+        if text:
+            lines.append(make_line(text, element, links))
+    return lines
+
+
+cdef void _piece(dict found, size_t block, object block_el, cetree._Document doc, str text, bint in_link):
+    """Add a text piece to its block's line (made at the block's first piece)."""
+    entry = found.get(block)
+    if entry is None:
+        entry = found[block] = [
+            block_el if block_el is not None else cetree.elementFactory(doc, <xmlNode*>block), [text], 0
+        ]
+    else:
+        (<list>entry[1]).append(text)
+    if in_link:
+        entry[2] += len(text.strip())

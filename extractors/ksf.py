@@ -28,6 +28,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from forumcrawl.extractors.base import Estimator, not_fitted
+from forumcrawl.extractors.compiled import compiled_module
 from forumcrawl.extractors.cx import PageLines, document_steps, filled_events
 from forumcrawl.extractors.cx import page_lines as cx_page_lines
 from forumcrawl.extractors.dates import find_time
@@ -129,6 +130,8 @@ _NOISE_BODY_PARTS = (
 # --------------------------------------------------------------------------------------------
 # Lines: the text of a page, one entry per block element.
 
+_compiled = compiled_module("_walk")
+
 
 @dataclass(slots=True)
 class Line:
@@ -150,11 +153,17 @@ def page_lines(tree: HtmlElement, walk: PageLines | None = None) -> list[Line]:
 
     Read from the steps of the CX lines' walk of ``tree`` (``walk``, walked here when not
     given): reading every element's tag and text from lxml again was a third of the cost.
+    Where the compiled walk is built and no ``walk`` is given, it reads the same lines from the
+    nodes (``_walk.block_lines``), in a fifth of the time.
     """
-    texts: dict[HtmlElement, list[str]] = {}  # in the order each block's first text comes
-    links: dict[HtmlElement, int] = {}
     body = tree.find("body")
     root = body if body is not None else tree
+    if walk is None and _compiled is not None:
+        lines = _compiled.block_lines(tree, root, BLOCK_TAGS, SKIP_TAGS, _holds_page, Line)
+        if lines is not None:
+            return lines  # type: ignore[no-any-return]
+    texts: dict[HtmlElement, list[str]] = {}  # in the order each block's first text comes
+    links: dict[HtmlElement, int] = {}
     block_tags, skip_tags = BLOCK_TAGS, SKIP_TAGS  # local names: the walk visits every element
     # The content the CX walk skipped and these lines read (a <label>'s, an <iframe>'s).
     events = filled_events(
@@ -1117,7 +1126,10 @@ def _noise_body(locator: str) -> bool:
 
 def _lines(document: Document) -> list[Line]:
     """The document's KSF lines, read once per page however often they are needed."""
-    return document.derived("ksf.lines", lambda: page_lines(document.tree, document_steps(document)))
+    return document.derived(
+        "ksf.lines",
+        lambda: page_lines(document.tree, None if _compiled is not None else document_steps(document)),
+    )
 
 
 def body_coverage(tree: HtmlElement, bodies: Sequence[HtmlElement], lines: Sequence[Line] | None = None) -> float:

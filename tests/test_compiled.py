@@ -3,7 +3,7 @@ code they stand in for.
 
 The Python code is the reference: wherever the extensions are built, the walk must give the same
 lines (every field but the recorded steps) and the same simple tree as ``cx.page_lines`` and
-``dom_density._simplify``, on odd markup as on whole forum pages; the topic scan the same counts
+``dom_density._simplify``, and the same block lines as ``ksf.page_lines`` from the steps, on odd markup as on whole forum pages; the topic scan the same counts
 as the kind signals' regex; and ``forumcrawl extract`` the same records with them as without
 them (``FORUMCRAWL_PURE_PYTHON``).
 """
@@ -21,7 +21,7 @@ import lxml.html
 import pytest
 
 from forumcrawl.document import Document
-from forumcrawl.extractors import cx, dom_density, kinds
+from forumcrawl.extractors import cx, dom_density, kinds, ksf
 from forumcrawl.mockforum.site import ALL_FAMILIES, ForumSite
 from forumcrawl.offline import extract_bytes
 
@@ -61,6 +61,9 @@ def assert_same_walk(html: str | bytes) -> None:
     assert not lines.stepped and reference.stepped
     assert _lines_view(lines) == _lines_view(reference)
     assert _tree_view(got) == _tree_view(simple)
+    # Single-page KSF's lines, from the nodes against from the steps.
+    blocks = [(line.text, id(line.element), line.link_chars) for line in ksf.page_lines(tree)]
+    assert blocks == [(line.text, id(line.element), line.link_chars) for line in ksf.page_lines(tree, reference)]
 
 
 ODD_PAGES = {
@@ -182,6 +185,7 @@ def test_extract_writes_the_same_records_with_and_without_the_compiled_parts(mon
     with_it = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
     monkeypatch.setattr(cx, "_compiled_walk", None)
     monkeypatch.setattr(kinds, "_SCANNER", None)
+    monkeypatch.setattr(ksf, "_compiled", None)
     without = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
     assert sum(bool(record["text"]) for record in with_it) > len(pages) // 2
     assert sum(record.get("kind") == "thread" or bool(record.get("posts")) for record in with_it) >= len(ALL_FAMILIES)
