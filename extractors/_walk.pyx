@@ -18,9 +18,6 @@ from lxml.includes.tree cimport (
     XML_COMMENT_NODE, XML_ELEMENT_NODE, XML_ENTITY_REF_NODE, XML_PI_NODE, xmlNode,
 )
 
-from forumcrawl.extractors import cx as _cx
-from forumcrawl.extractors import dom_density as _dd
-
 cetree.import_lxml__etree()
 
 
@@ -60,20 +57,35 @@ cdef inline xmlNode* _after(xmlNode* c, bint* entering) noexcept:
     return k if k is not NULL else c.parent
 
 
+cdef inline object _tag(xmlNode* c, dict names):
+    """The element's tag, one str per name and walk: libxml2 keeps one copy of each name a
+    document uses, so its address stands for the name (a new str per element, and its hash,
+    cost more than the lookup)."""
+    if c.ns is not NULL:
+        return cetree.namespacedName(c)
+    key = <size_t>c.name
+    tag = names.get(key)
+    if tag is None:
+        tag = names[key] = cetree.namespacedName(c)
+    return tag
+
+
 cdef inline object _attr(xmlNode* c, const char* name):
     return cetree.attributeValueFromNsName(c, NULL, <const unsigned char*>name)
 
 
-# dom_density's constants, read at the first walk: dom_density imports cx, which imports this
-# module, so dom_density may not be complete yet while this one is imported.
+# The Python modules this one mirrors, and dom_density's constants, read at the first walk:
+# they import this module, so they may not be complete while it is imported.
 cdef bint _ready = False
-cdef object _width_style, _width_attr, _layout_names
+cdef object _cx, _dd, _width_style, _width_attr, _layout_names
 cdef double _page_width
 cdef dict _name_hints, _tag_hints
 
 
 cdef void _prepare():
-    global _ready, _width_style, _width_attr, _page_width, _layout_names, _name_hints, _tag_hints
+    global _ready, _cx, _dd, _width_style, _width_attr, _page_width, _layout_names, _name_hints, _tag_hints
+    from forumcrawl.extractors import cx as _cx
+    from forumcrawl.extractors import dom_density as _dd
     _width_style = _dd._WIDTH_STYLE.search
     _width_attr = _dd._WIDTH_ATTR.match
     _page_width = _dd.PAGE_WIDTH_PX
@@ -201,11 +213,16 @@ def walk(tree):
     cdef int dom_on = 0            # 1 inside the simple tree's start element, 2 after its end
     cdef bint entering = True, cx_here, dom_here
     cdef int kind
+    cdef dict tag_names = {}
+    no_attributes = []
     while node is not NULL:
         element = None
         if entering:
+            attributes = no_attributes
             if node.type == XML_ELEMENT_NODE:
-                tag = cetree.namespacedName(node)
+                tag = _tag(node, tag_names)
+                if node.properties is not NULL:
+                    attributes = cetree.collectAttributes(node, 1)
             else:
                 element = cetree.elementFactory(doc, node)
                 tag = element.tag
@@ -225,7 +242,7 @@ def walk(tree):
                         facts = found.get(tag)
                         if facts is not None:
                             facts.append(element)
-                        if not marks.isdisjoint(cetree.collectAttributes(node, 1)):
+                        if not marks.isdisjoint(attributes):
                             marked.append(element)
                 else:
                     facts = found.get(tag)
@@ -233,7 +250,6 @@ def walk(tree):
                         if element is None:
                             element = cetree.elementFactory(doc, node)
                         facts.append(element)
-                    attributes = cetree.collectAttributes(node, 1) if node.properties is not NULL else []
                     if attributes and not marks.isdisjoint(attributes):
                         if element is None:
                             element = cetree.elementFactory(doc, node)
@@ -265,14 +281,12 @@ def walk(tree):
                 kind = (PRUNE if ":" in tag else FUSE) if k is None else k
                 if kind >= PRUNE:
                     dom_skip = node
-                else:
-                    attributes = cetree.collectAttributes(node, 1) if node.properties is not NULL else []
-                    if attributes and not cannot_hide(attributes) and (
-                        "hidden" in attributes
-                        or ("aria-hidden" in attributes and _attr(node, "aria-hidden") == "true")
-                        or ("style" in attributes and hidden_re(_attr(node, "style")) is not None)
-                    ):
-                        dom_skip = node
+                elif attributes and not cannot_hide(attributes) and (
+                    "hidden" in attributes
+                    or ("aria-hidden" in attributes and _attr(node, "aria-hidden") == "true")
+                    or ("style" in attributes and hidden_re(_attr(node, "style")) is not None)
+                ):
+                    dom_skip = node
                 if dom_skip is NULL:
                     inner, inner_texts, inner_anchored = current, dtexts, anchored
                     if kind == BLOCK:
@@ -318,7 +332,7 @@ def walk(tree):
         # An element ends.
         tail = cetree.tailOf(node)
         if node.type == XML_ELEMENT_NODE:
-            tag = cetree.namespacedName(node)
+            tag = _tag(node, tag_names)
         else:
             element = cetree.elementFactory(doc, node)
             tag = element.tag
@@ -391,13 +405,14 @@ def block_lines(tree, root, block_tags, skip_tags, holds_page, make_line):
     cdef bint entering = True, in_link = False
     cdef list stack = []  # (block, in_link) of each open element's parent
     cdef dict found = {}  # block node address -> [element, pieces, link characters]
+    cdef dict tag_names = {}
     block = <size_t>(<cetree._Element>tree)._c_node
     block_el = tree
     while True:
         if entering:
             text = None
             if node.type == XML_ELEMENT_NODE:
-                tag = cetree.namespacedName(node)
+                tag = _tag(node, tag_names)
                 skip = tag == "head" or (
                     tag in skip_tags
                     and not (tag == "noscript" and holds_page(cetree.elementFactory(doc, node), root))
