@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, boundscheck=False, wraparound=False
 """Text scans in C that stand in for regex passes over a page's whole text (optional, like
 ``_walk.pyx``; the regexes stay the reference and ``tests/test_compiled_walk.py`` compares them).
 
@@ -6,12 +6,27 @@ Python's ``re`` spends about 60 ns a character whatever the pattern; a page's te
 thousand characters, and the kind signals read it for a few dozen words. This scan reads each
 character once, in C, and looks up only the word runs that could be one of the words.
 """
-from cpython.unicode cimport Py_UNICODE_ISALNUM
+from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
+
+
+cdef unsigned char _ASCII_WORD[128]
+for _c in range(128):
+    _ASCII_WORD[_c] = chr(_c).isalnum() or chr(_c) == "_"
 
 
 cdef inline bint _is_word(Py_UCS4 c) noexcept:
-    """``\\w`` of Python's ``re`` on str patterns."""
-    return c == u'_' or Py_UNICODE_ISALNUM(c)
+    """``\\w`` of Python's ``re`` on str patterns (ASCII from a table: the Unicode test is four
+    lookups in CPython's character database)."""
+    if c < 128:
+        return _ASCII_WORD[c]
+    return Py_UNICODE_ISALNUM(c)
+
+
+cdef inline bint _is_decimal(Py_UCS4 c) noexcept:
+    """``\\d`` of Python's ``re`` on str patterns."""
+    if c < 128:
+        return u'0' <= c <= u'9'
+    return Py_UNICODE_ISDECIMAL(c)
 
 
 cdef inline bint _boundary(str text, Py_ssize_t at, Py_ssize_t n):
@@ -139,3 +154,170 @@ cdef class TopicScanner:
                             i += len(<str>word) - 1
                             break
             i += 1
+
+
+
+cdef tuple _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+cdef tuple _UNITS = ("minute", "hour", "day", "week", "month", "year")
+
+
+cdef inline Py_ssize_t _digits(str text, Py_ssize_t i, Py_ssize_t n) noexcept:
+    """The end of the run of decimal digits (``\\d``) from ``i``."""
+    while i < n and _is_decimal(text[i]):
+        i += 1
+    return i
+
+
+cdef inline bint _separator(str text, Py_ssize_t i, Py_ssize_t n) noexcept:
+    return i < n and (text[i] == u'-' or text[i] == u'/' or text[i] == u'.')
+
+
+cdef inline bint _ends_word(str text, Py_ssize_t i, Py_ssize_t n) noexcept:
+    """``\\b`` after a word character at ``i - 1``."""
+    return i >= n or not _is_word(text[i])
+
+
+cdef inline bint _at(str text, Py_ssize_t i, Py_ssize_t n, Py_UCS4 c) noexcept:
+    return i < n and text[i] == c
+
+
+cdef Py_ssize_t _month_words(str text, Py_ssize_t i, Py_ssize_t n):
+    """After a month's name and its ``[a-z]*`` from ``i``, or -1."""
+    cdef Py_UCS4 a, b, c
+    if i + 3 > n:
+        return -1
+    a, b, c = text[i], text[i + 1], text[i + 2]
+    if not (u'a' <= a <= u'z' and u'a' <= b <= u'z' and u'a' <= c <= u'z') or text[i:i + 3] not in _MONTHS:
+        return -1
+    i += 3
+    while i < n and u'a' <= text[i] <= u'z':
+        i += 1
+    return i
+
+
+cdef Py_ssize_t _date_at(str text, Py_ssize_t i, Py_ssize_t n):
+    """The end of the date stamp ``kinds._DATE`` matches at ``i``, or -1. Each ``\\d{m,n}`` of
+    the pattern is followed by a separator, a space, a letter or a boundary, none a digit, so it
+    matches a whole run of digits or nothing: the runs' lengths decide, with no backtracking."""
+    cdef Py_ssize_t e, e2, e3, run
+    cdef Py_UCS4 c = text[i]
+    if i == 0 or not _is_word(text[i - 1]):  # the bounded forms
+        if _is_decimal(c):
+            e = _digits(text, i, n)
+            run = e - i
+            if run == 4 and _separator(text, e, n):  # 2024-05-01
+                e2 = _digits(text, e + 1, n)
+                if 1 <= e2 - e - 1 <= 2 and _separator(text, e2, n):
+                    e3 = _digits(text, e2 + 1, n)
+                    if 1 <= e3 - e2 - 1 <= 2 and _ends_word(text, e3, n):
+                        return e3
+            elif run <= 2 and _separator(text, e, n):  # 01.05.2024
+                e2 = _digits(text, e + 1, n)
+                if 1 <= e2 - e - 1 <= 2 and _separator(text, e2, n):
+                    e3 = _digits(text, e2 + 1, n)
+                    if 2 <= e3 - e2 - 1 <= 4 and _ends_word(text, e3, n):
+                        return e3
+            elif _at(text, e, n, u' '):
+                if run <= 2:  # 1 may 2024
+                    e2 = _month_words(text, e + 1, n)
+                    if e2 >= 0 and _at(text, e2, n, u' '):
+                        e3 = _digits(text, e2 + 1, n)
+                        if e3 - e2 - 1 == 4 and _ends_word(text, e3, n):
+                            return e3
+                for unit in _UNITS:  # 3 days ago
+                    if text.startswith(unit, e + 1):
+                        e2 = e + 1 + len(<str>unit)
+                        if _at(text, e2, n, u's'):
+                            e2 += 1
+                        if text.startswith(" ago", e2) and _ends_word(text, e2 + 4, n):
+                            return e2 + 4
+                        break
+        else:  # may 1, 2024
+            e = _month_words(text, i, n)
+            if e >= 0:
+                if _at(text, e, n, u'.'):
+                    e += 1
+                if _at(text, e, n, u' '):
+                    e2 = _digits(text, e + 1, n)
+                    if 1 <= e2 - e - 1 <= 2:
+                        if _at(text, e2, n, u','):
+                            e2 += 1
+                        if _at(text, e2, n, u' '):
+                            e3 = _digits(text, e2 + 1, n)
+                            if e3 - e2 - 1 == 4 and _ends_word(text, e3, n):
+                                return e3
+    if _is_decimal(c):  # 2024年5月1日, anywhere
+        e = i + 4
+        if e < n and text[e] == u'年' and _digits(text, i, e) == e:
+            e2 = _digits(text, e + 1, n)
+            if 1 <= e2 - e - 1 <= 2 and _at(text, e2, n, u'月'):
+                e3 = _digits(text, e2 + 1, n)
+                if 1 <= e3 - e2 - 1 <= 2 and _at(text, e3, n, u'日'):
+                    return e3 + 1
+    return -1
+
+
+def count_dates(str text):
+    """How many date stamps ``kinds._DATE.findall`` finds in ``text`` (lower-cased)."""
+    cdef Py_ssize_t n = len(text), i = 0, end
+    cdef Py_UCS4 c
+    cdef long found = 0
+    cdef bint after_word = False  # text[i - 1] is a word character
+    while i < n:
+        c = text[i]
+        if _is_decimal(c) or (not after_word and (
+            c == u'j' or c == u'f' or c == u'm' or c == u'a' or c == u's' or c == u'o' or c == u'n'
+            or c == u'd'
+        )):
+            end = _date_at(text, i, n)
+            if end >= 0:
+                found += 1
+                i = end
+                after_word = _is_word(text[i - 1])
+                continue
+        after_word = _is_word(c)
+        i += 1
+    return found
+
+
+cdef inline bint _price_digit(Py_UCS4 c) noexcept:
+    return _is_decimal(c) or c == u',' or c == u'.'
+
+
+def count_prices(str text):
+    """How many prices ``kinds._PRICE.findall`` finds in ``text`` (lower-cased): a currency
+    sign, maybe a space, then digits, commas and points; or those, maybe a space, then € or a
+    currency code. The ``[\\d,.]*`` run can only end where the run ends, so no backtracking."""
+    cdef Py_ssize_t n = len(text), i = 0, e
+    cdef Py_UCS4 c
+    cdef long found = 0
+    while i < n:
+        c = text[i]
+        if c == u'$' or c == u'€' or c == u'£' or c == u'¥':
+            e = i + 1
+            if e + 1 < n and Py_UNICODE_ISSPACE(text[e]) and _is_decimal(text[e + 1]):
+                e += 1
+            if e < n and _is_decimal(text[e]):
+                e += 1
+                while e < n and _price_digit(text[e]):
+                    e += 1
+                found += 1
+                i = e
+                continue
+        elif _is_decimal(c):
+            e = i + 1
+            while e < n and _price_digit(text[e]):
+                e += 1
+            if e < n and Py_UNICODE_ISSPACE(text[e]):
+                e += 1
+            if e < n and text[e] == u'€':
+                found += 1
+                i = e + 1
+                continue
+            if text.startswith("usd", e) or text.startswith("eur", e) or text.startswith("gbp", e):
+                found += 1
+                i = e + 3
+                continue
+        i += 1
+    return found
+

@@ -176,6 +176,19 @@ def _per(count: float, lines: int) -> float:
     return count / max(lines, 1)
 
 
+def _date_count(text: str) -> int:
+    """Date stamps (:data:`_DATE`) in the lower-cased ``text``: one C scan where the compiled
+    scan is built, else the regex over the lines with a digit."""
+    if _scan is not None:
+        return _scan.count_dates(text)  # type: ignore[no-any-return]
+    return len(_DATE.findall("\n".join(filter(_DIGIT.search, text.split("\n")))))
+
+
+def _price_count(text: str) -> int:
+    """Prices (:data:`_PRICE`) in the lower-cased ``text``."""
+    return _scan.count_prices(text) if _scan is not None else len(_PRICE.findall(text))  # type: ignore[no-any-return]
+
+
 def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]:
     """The page's kind signals (see :data:`SIGNALS`), from its tree and its CX lines."""
     evidence = evidence or page_evidence(doc)
@@ -202,9 +215,9 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
     return [
         math.log1p(n),
         evidence.link_chars / total if total else 0.0,
-        _per(len(_DATE.findall("\n".join(filter(_DIGIT.search, text.split("\n"))))), n),
+        _per(_date_count(text), n),
         _per(topics["reply"] + topics["reply_zh"], n),
-        _per(len(_PRICE.findall(text)) if any(c in text for c in _CURRENCIES) else 0, n),
+        _per(_price_count(text) if any(c in text for c in _CURRENCIES) else 0, n),
         math.log1p(topics["shop"]),
         math.log1p(topics["service"]),
         math.log1p(topics["docs"]) - math.log1p(words) / 4,

@@ -187,6 +187,7 @@ def test_extract_writes_the_same_records_with_and_without_the_compiled_parts(mon
     with_it = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
     monkeypatch.setattr(cx, "_compiled_walk", None)
     monkeypatch.setattr(kinds, "_SCANNER", None)
+    monkeypatch.setattr(kinds, "_scan", None)
     monkeypatch.setattr(ksf, "_compiled", None)
     without = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
     assert sum(bool(record["text"]) for record in with_it) > len(pages) // 2
@@ -246,3 +247,36 @@ def test_the_topic_scan_refuses_lists_it_cannot_follow():
         scan.TopicScanner({"a": ("book",), "b": ("book now",)})
     with pytest.raises(ValueError, match="two ASCII"):
         scan.TopicScanner({"a": ("价格",)})
+
+
+def _regex_dates(text: str) -> int:
+    return len(kinds._DATE.findall("\n".join(filter(kinds._DIGIT.search, text.split("\n")))))
+
+
+DATE_AND_PRICE_TEXTS = [
+    "posted 2024-05-01, updated 01.05.2024 and 1/5/24; 2024-5-1x 2024-05-011 12024-05-01",
+    "may 1, 2024 · sept. 12 2023 · march 3,2024 · mayor 1, 2024 · may 123, 2024 · dec 1, 20245",
+    "1 may 2024, 12 december 2023, 123 may 2024, 3 days ago, 1 minute ago, 10 years agone",
+    "2024年5月1日 12024年12月31日 2024年123月1日 ٢٠٢٤-٠٥-٠١ ２０２４年５月１日",
+    "$5 $ 12,99 € 3.50€ 4 usd 10eur 7 gbpx ¥ 1000 £9.99. 3 € 5,- €",
+]
+
+
+def test_the_date_and_price_scans_count_what_the_regexes_count():
+    for text in DATE_AND_PRICE_TEXTS:
+        assert scan.count_dates(text) == _regex_dates(text), text
+        assert scan.count_prices(text) == len(kinds._PRICE.findall(text)), text
+    hypothesis = pytest.importorskip("hypothesis")
+    st = pytest.importorskip("hypothesis.strategies")
+    pieces = ["1", "12", "2024", "123", "٣", "２", "-", "/", ".", ",", " ", "  ", "\n", "\t", "\xa0",
+              "may", "dec", "march", "sept", "jan", "x", "é", "_", "days", "minute", "s", " ago", "ago",
+              "年", "月", "日", "$", "€", "£", "¥", "usd", "eur", "gbp", "a", "o"]
+
+    @hypothesis.given(st.lists(st.sampled_from(pieces), max_size=25))
+    @hypothesis.settings(max_examples=600, deadline=None)
+    def check(parts: list[str]) -> None:
+        text = "".join(parts)
+        assert scan.count_dates(text) == _regex_dates(text)
+        assert scan.count_prices(text) == len(kinds._PRICE.findall(text))
+
+    check()
