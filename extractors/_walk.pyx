@@ -13,6 +13,8 @@ the nodes through lxml's public C API, and makes a proxy only for the elements i
 (the facts, marked elements, line containers). It records no steps: the lines it returns say so
 (``stepped`` False), and a reader of the steps walks again in Python.
 """
+from cpython.mem cimport PyMem_Free, PyMem_Realloc
+
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes.tree cimport (
     XML_COMMENT_NODE, XML_ELEMENT_NODE, XML_ENTITY_REF_NODE, XML_PI_NODE, xmlNode,
@@ -80,10 +82,14 @@ cdef bint _ready = False
 cdef object _cx, _dd, _width_style, _width_attr, _layout_names
 cdef double _page_width
 cdef dict _name_hints, _tag_hints
+cdef object _st_node
+cdef double _form_keep, _hint_max_share, _sidebar_width
+cdef long _side
 
 
 cdef void _prepare():
     global _ready, _cx, _dd, _width_style, _width_attr, _page_width, _layout_names, _name_hints, _tag_hints
+    global _st_node, _form_keep, _hint_max_share, _sidebar_width, _side
     from forumcrawl.extractors import cx as _cx
     from forumcrawl.extractors import dom_density as _dd
     _width_style = _dd._WIDTH_STYLE.search
@@ -92,6 +98,11 @@ cdef void _prepare():
     _layout_names = _dd._LAYOUT_NAMES
     _name_hints = _dd._NAME_HINTS
     _tag_hints = _dd._TAG_HINTS
+    _st_node = _dd.STNode
+    _form_keep = _dd.FORM_KEEP_SHARE
+    _hint_max_share = _dd.HINT_MAX_SHARE
+    _sidebar_width = _dd.SIDEBAR_WIDTH
+    _side = _dd._SIDE
     _ready = True
 
 
@@ -169,6 +180,145 @@ cdef class _Lines:
                 self.line_muted = True
 
 
+cdef class _Nodes:
+    """The simple tree's nodes while the walk reads them: per node, C numbers for what the walk
+    counts and lists for its tag, names and text pieces; :class:`STNode` objects are made at the
+    end, for the nodes that stay, with their final values (``dom_density.finish_tree``)."""
+
+    cdef list tags, names, raws, forms
+    cdef long *parent
+    cdef long *depth
+    cdef long *hints
+    cdef long *links
+    cdef long *breaks
+    cdef long *chars
+    cdef long *link_chars
+    cdef long *subtree
+    cdef double *width
+    cdef Py_ssize_t size, room
+
+    def __cinit__(self):
+        self.tags = []; self.names = []; self.raws = []; self.forms = []
+        self.size = self.room = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.parent); PyMem_Free(self.depth); PyMem_Free(self.hints)
+        PyMem_Free(self.links); PyMem_Free(self.breaks); PyMem_Free(self.chars)
+        PyMem_Free(self.link_chars); PyMem_Free(self.subtree); PyMem_Free(self.width)
+
+    cdef Py_ssize_t add(self, str tag, long parent, double width, long hints, str names) except -1:
+        """A new node under ``parent`` (-1: the root); its index."""
+        cdef Py_ssize_t at = self.size
+        if at == self.room:
+            self._grow(2 * self.room + 64)
+        self.parent[at] = parent
+        self.depth[at] = self.depth[parent] + 1 if parent >= 0 else 0
+        self.width[at] = width
+        self.hints[at] = hints
+        self.links[at] = self.breaks[at] = self.chars[at] = self.link_chars[at] = self.subtree[at] = 0
+        self.tags.append(tag); self.names.append(names); self.raws.append("")
+        self.size = at + 1
+        return at
+
+    cdef int _grow(self, Py_ssize_t room) except -1:
+        self.parent = <long*>_grown(self.parent, room * sizeof(long))
+        self.depth = <long*>_grown(self.depth, room * sizeof(long))
+        self.hints = <long*>_grown(self.hints, room * sizeof(long))
+        self.links = <long*>_grown(self.links, room * sizeof(long))
+        self.breaks = <long*>_grown(self.breaks, room * sizeof(long))
+        self.chars = <long*>_grown(self.chars, room * sizeof(long))
+        self.link_chars = <long*>_grown(self.link_chars, room * sizeof(long))
+        self.subtree = <long*>_grown(self.subtree, room * sizeof(long))
+        self.width = <double*>_grown(self.width, room * sizeof(double))
+        self.room = room
+        return 0
+
+    cdef object finish(self, dict linked):
+        """``dom_density.finish_tree`` of these nodes: texts with their whitespace collapsed,
+        link characters, small forms emptied, nodes without text below them dropped."""
+        cdef Py_ssize_t i, n = self.size, end, kept
+        cdef long total, inside
+        cdef double limit
+        texts = [""] * n
+        for i in range(n):
+            raw = (<str>self.raws[i]).strip()
+            if not raw:
+                continue
+            if "  " not in raw and raw.isprintable():
+                texts[i] = raw
+                self.chars[i] = len(raw) - raw.count(" ")
+            elif "\n" in raw:
+                text = "\n".join(filter(None, map(" ".join, map(str.split, raw.split("\n")))))
+                texts[i] = text
+                self.chars[i] = len(text) - text.count(" ") - text.count("\n")
+            else:
+                words = raw.split()
+                text = " ".join(words)
+                texts[i] = text
+                self.chars[i] = len(text) - len(words) + 1
+        for i, pieces in linked.items():
+            self.link_chars[<Py_ssize_t>i] = len("".join("".join(pieces).split()))
+        if self.forms:
+            total = 0
+            for i in range(n):
+                total += self.chars[i]
+            for top in self.forms:
+                end = top + 1
+                while end < n and self.depth[end] > self.depth[<Py_ssize_t>top]:
+                    end += 1
+                inside = 0
+                for i in range(top, end):
+                    inside += self.chars[i]
+                if inside < _form_keep * total:
+                    for i in range(top, end):
+                        texts[i] = ""
+                        self.chars[i] = self.link_chars[i] = 0
+        for i in range(n - 1, -1, -1):  # children come after their parent
+            self.subtree[i] += self.chars[i]
+            if self.parent[i] >= 0:
+                self.subtree[self.parent[i]] += self.subtree[i]
+        if not self.subtree[0]:
+            return _dd.SimpleTree([])
+        out = []
+        new_index = [0] * n
+        limit = _hint_max_share * self.subtree[0]
+        kept = 0
+        for i in range(n):
+            if not self.subtree[i]:
+                continue
+            new_index[i] = kept
+            if self.subtree[i] > limit:
+                self.hints[i] = 0
+            if self.parent[i] >= 0:  # parents come first: their hints and width are final
+                self.hints[i] |= self.hints[self.parent[i]]
+                self.width[i] *= self.width[self.parent[i]]
+            if self.hints[i] & _side:
+                self.width[i] = min(self.width[i], _sidebar_width)
+            node = _st_node.__new__(_st_node)
+            node.tag = self.tags[i]
+            node.parent = new_index[self.parent[i]] if self.parent[i] >= 0 else -1
+            node.depth = self.depth[i]
+            node.width = self.width[i]
+            node.hints = self.hints[i]
+            node.names = self.names[i]
+            node.text = texts[i]
+            node.chars = self.chars[i]
+            node.link_chars = self.link_chars[i]
+            node.links = self.links[i]
+            node.breaks = self.breaks[i]
+            node.subtree_chars = self.subtree[i]
+            out.append(node)
+            kept += 1
+        return _dd.SimpleTree(out)
+
+
+cdef void* _grown(void* block, size_t size) except NULL:
+    cdef void* bigger = PyMem_Realloc(block, size)
+    if bigger is NULL:
+        raise MemoryError()
+    return bigger
+
+
 def walk(tree):
     """``(lines, simple tree)`` of ``tree`` (an lxml element): the page's
     :class:`~forumcrawl.extractors.cx.PageLines` without recorded steps, and ``dom``'s
@@ -192,12 +342,10 @@ def walk(tree):
     kinds = _dd._KINDS
     cannot_hide = _dd._HIDING_ATTRIBUTES.isdisjoint
     hidden_re = _dd._HIDDEN_STYLE.search
-    STNode = _dd.STNode
     cdef int FUSE = _dd._FUSE, BLOCK = _dd._BLOCK, ANCHOR = _dd._ANCHOR
     cdef int IMAGE = _dd._IMAGE, BREAK = _dd._BREAK, PRUNE = _dd._PRUNE
-    forms = []
-    nodes = [STNode("body", -1, 0, 1.0, 0)]
-    raws = [""]
+    cdef _Nodes nodes = _Nodes()
+    nodes.add("body", -1, 1.0, 0, "")
     linked = {}
     current = 0; dtexts = []; anchored = None
     frames = []
@@ -290,29 +438,26 @@ def walk(tree):
                 if dom_skip is NULL:
                     inner, inner_texts, inner_anchored = current, dtexts, anchored
                     if kind == BLOCK:
-                        inner = len(nodes)
                         if attributes:
                             names, width, hints = _layout(node, tag, attributes)
                         else:
                             names, width, hints = "", 1.0, _tag_hints.get(tag, 0)
-                        st_node = STNode(tag, current, nodes[current].depth + 1, width, hints, names)
-                        nodes.append(st_node)
+                        inner = nodes.add(tag, current, width, hints, names)
                         if tag == "form":
-                            forms.append(inner)
-                        raws.append("")
+                            nodes.forms.append(inner)
                         inner_texts = []
                         if anchored is not None:
-                            st_node.links = 1
+                            nodes.links[inner] = 1
                             inner_anchored = linked[inner] = []
                     elif kind == ANCHOR:
-                        nodes[current].links += 1
+                        nodes.links[<Py_ssize_t>current] += 1
                         if anchored is None:
                             inner_anchored = linked.setdefault(current, [])
                     elif kind == IMAGE:
-                        nodes[current].links += 1
+                        nodes.links[<Py_ssize_t>current] += 1
                     elif kind == BREAK:
                         dtexts.append("\n")
-                        nodes[current].breaks += 1
+                        nodes.breaks[<Py_ssize_t>current] += 1
                     frames.append((current, dtexts, anchored))
                     current, dtexts, anchored = inner, inner_texts, inner_anchored
                     if text is None:
@@ -372,7 +517,7 @@ def walk(tree):
             elif dom_skip is NULL:
                 outer = frames.pop()
                 if outer[1] is not dtexts:
-                    raws[current] = "".join(dtexts)
+                    nodes.raws[current] = "".join(dtexts)
                 current, dtexts, anchored = outer
                 if tail:
                     dtexts.append(tail)
@@ -387,8 +532,8 @@ def walk(tree):
     lines = _cx.PageLines(
         cut.texts, cut.lengths, cut.links, found, marked, hrefs, headings, [], [], {}, cut.containers, False
     )
-    raws[0] = "".join(dtexts)
-    return _cx.finish_lines(tree, lines, cut.muted_lines), _dd.finish_tree(nodes, raws, linked, forms)
+    nodes.raws[0] = "".join(dtexts)
+    return _cx.finish_lines(tree, lines, cut.muted_lines), nodes.finish(linked)
 
 
 def block_lines(tree, root, block_tags, skip_tags, holds_page, make_line):
