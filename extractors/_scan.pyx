@@ -321,3 +321,17 @@ def count_prices(str text):
         i += 1
     return found
 
+
+
+def count_tokens(str text):
+    """``len(text.split())``: the runs of characters that are not whitespace."""
+    cdef long found = 0
+    cdef bint inside = False
+    cdef Py_UCS4 c
+    for c in text:
+        if Py_UNICODE_ISSPACE(c):
+            inside = False
+        elif not inside:
+            inside = True
+            found += 1
+    return found

@@ -13,7 +13,8 @@ the nodes through lxml's public C API, and makes a proxy only for the elements i
 (the facts, marked elements, line containers). It records no steps: the lines it returns say so
 (``stepped`` False), and a reader of the steps walks again in Python.
 """
-from cpython.mem cimport PyMem_Free, PyMem_Realloc
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_FromKindAndData
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes.tree cimport (
@@ -138,6 +139,56 @@ cdef tuple _layout(xmlNode* c, str tag, list attributes):
     return names, width or 1.0, hints
 
 
+cdef long _visible(str text):
+    """``len("".join(text.split()))``: the characters of ``text`` that are not whitespace."""
+    cdef long count = 0
+    cdef Py_UCS4 c
+    for c in text:
+        if not Py_UNICODE_ISSPACE(c):
+            count += 1
+    return count
+
+
+cdef str _collapse(object parts, long* visible, bint lines=False):
+    """``" ".join("".join(parts).split())`` (``parts``: a list of str, or one str), written at
+    once instead of joined, split and joined again; ``visible`` gets its characters that are
+    not whitespace. With ``lines``, each line break between text is kept and the lines are
+    collapsed each, empty ones dropped: ``dom_density.finish_tree``'s node text."""
+    cdef Py_ssize_t size = 0, n = 0
+    cdef Py_UCS4 c
+    cdef Py_UCS4* out
+    cdef bint gap = False, broken = False
+    if type(parts) is str:
+        parts = (parts,)
+    for part in parts:
+        size += len(<str>part)
+    out = <Py_UCS4*>PyMem_Malloc((size + 1) * sizeof(Py_UCS4))
+    if out is NULL:
+        raise MemoryError()
+    try:
+        for part in parts:
+            for c in <str>part:
+                if lines and c == u'\n':
+                    broken = n > 0
+                    gap = False
+                elif Py_UNICODE_ISSPACE(c):
+                    gap = n > 0
+                else:
+                    if broken:
+                        out[n] = u'\n'
+                        n += 1
+                    elif gap:
+                        out[n] = u' '
+                        n += 1
+                    broken = gap = False
+                    out[n] = c
+                    n += 1
+                    visible[0] += 1
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, n)
+    finally:
+        PyMem_Free(out)
+
+
 cdef class _Lines:
     """The lines being cut, as ``cx.page_lines`` keeps them."""
 
@@ -161,10 +212,11 @@ cdef class _Lines:
             self.texts.append(""); self.lengths.append(0); self.links.append(0); self.parts.clear()
 
     cdef void close(self):
-        line = " ".join("".join(self.parts).split())
+        cdef long visible = 0
+        line = _collapse(self.parts, &visible)
         if self.line_muted:
             self.muted_lines.append(len(self.texts))
-        self.texts.append(line); self.lengths.append(len(line) - line.count(" ")); self.links.append(self.link)
+        self.texts.append(line); self.lengths.append(visible); self.links.append(self.link)
         self.parts.clear()
         self.has_text = self.line_muted = False
         self.link = 0
@@ -175,7 +227,7 @@ cdef class _Lines:
         if not text.isspace():
             self.has_text = True
             if self.in_anchor:
-                self.link += len("".join(text.split()))
+                self.link += _visible(text)
             if self.muted:
                 self.line_muted = True
 
@@ -239,25 +291,18 @@ cdef class _Nodes:
         cdef Py_ssize_t i, n = self.size, end, kept
         cdef long total, inside
         cdef double limit
+        cdef long visible
         texts = [""] * n
         for i in range(n):
-            raw = (<str>self.raws[i]).strip()
-            if not raw:
-                continue
-            if "  " not in raw and raw.isprintable():
-                texts[i] = raw
-                self.chars[i] = len(raw) - raw.count(" ")
-            elif "\n" in raw:
-                text = "\n".join(filter(None, map(" ".join, map(str.split, raw.split("\n")))))
-                texts[i] = text
-                self.chars[i] = len(text) - text.count(" ") - text.count("\n")
-            else:
-                words = raw.split()
-                text = " ".join(words)
-                texts[i] = text
-                self.chars[i] = len(text) - len(words) + 1
+            if self.raws[i]:
+                visible = 0
+                texts[i] = _collapse(self.raws[i], &visible, True)
+                self.chars[i] = visible
         for i, pieces in linked.items():
-            self.link_chars[<Py_ssize_t>i] = len("".join("".join(pieces).split()))
+            visible = 0
+            for piece in pieces:
+                visible += _visible(piece)
+            self.link_chars[<Py_ssize_t>i] = visible
         if self.forms:
             total = 0
             for i in range(n):

@@ -210,7 +210,7 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
         if not og_type and meta.get("property") == "og:type":
             og_type = meta.get("content") or ""
     counts = {tag: len(found[tag]) for tag in _COUNTED}
-    words = max(len(text.split()), 1)
+    words = max(_scan.count_tokens(text) if _scan is not None else len(text.split()), 1)
     topics = topic_counts(text)
     return [
         math.log1p(n),

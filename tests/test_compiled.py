@@ -137,7 +137,9 @@ def test_random_markup_walks_the_same():
         ["", " hidden", " aria-hidden=true", " style='display:none'", " style='width:50%'",
          " class=sidebar", " id=main", " itemprop=text", " href=/p", " rel=next", " width=120"]
     )
-    words = st.sampled_from(["", " ", "word", "两个字", "  spaced  out  ", "\n", "a&amp;b"])
+    words = st.sampled_from(
+        ["", " ", "word", "两个字", "  spaced  out  ", "\n", "a&amp;b", "\xa0", "\u2003x", "y\u200b", "\r\n z"]
+    )
 
     def element(children: list[str]) -> st.SearchStrategy[str]:
         return st.builds(
@@ -259,16 +261,19 @@ DATE_AND_PRICE_TEXTS = [
     "1 may 2024, 12 december 2023, 123 may 2024, 3 days ago, 1 minute ago, 10 years agone",
     "2024年5月1日 12024年12月31日 2024年123月1日 ٢٠٢٤-٠٥-٠١ ２０２４年５月１日",
     "$5 $ 12,99 € 3.50€ 4 usd 10eur 7 gbpx ¥ 1000 £9.99. 3 € 5,- €",
+    "odd\xa0blanks\u2003and\x1cseparators\x85here\u200bnot one  \t\n",
 ]
 
 
-def test_the_date_and_price_scans_count_what_the_regexes_count():
+def test_the_date_price_and_token_scans_count_what_python_counts():
     for text in DATE_AND_PRICE_TEXTS:
         assert scan.count_dates(text) == _regex_dates(text), text
         assert scan.count_prices(text) == len(kinds._PRICE.findall(text)), text
+        assert scan.count_tokens(text) == len(text.split()), text
     hypothesis = pytest.importorskip("hypothesis")
     st = pytest.importorskip("hypothesis.strategies")
     pieces = ["1", "12", "2024", "123", "٣", "２", "-", "/", ".", ",", " ", "  ", "\n", "\t", "\xa0",
+              "\x1c", "\u2003",
               "may", "dec", "march", "sept", "jan", "x", "é", "_", "days", "minute", "s", " ago", "ago",
               "年", "月", "日", "$", "€", "£", "¥", "usd", "eur", "gbp", "a", "o"]
 
@@ -278,5 +283,6 @@ def test_the_date_and_price_scans_count_what_the_regexes_count():
         text = "".join(parts)
         assert scan.count_dates(text) == _regex_dates(text)
         assert scan.count_prices(text) == len(kinds._PRICE.findall(text))
+        assert scan.count_tokens(text) == len(text.split())
 
     check()
