@@ -17,8 +17,9 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_FromKindAndData
 
 cimport lxml.includes.etreepublic as cetree
+from libc.string cimport strcmp
 from lxml.includes.tree cimport (
-    XML_COMMENT_NODE, XML_ELEMENT_NODE, XML_ENTITY_REF_NODE, XML_PI_NODE, xmlNode,
+    XML_COMMENT_NODE, XML_ELEMENT_NODE, XML_ENTITY_REF_NODE, XML_PI_NODE, xmlAttr, xmlNode,
 )
 
 cetree.import_lxml__etree()
@@ -104,16 +105,77 @@ cdef void _prepare():
     _hint_max_share = _dd.HINT_MAX_SHARE
     _sidebar_width = _dd.SIDEBAR_WIDTH
     _side = _dd._SIDE
+    for name in _cx._MARKS:
+        _name_bits(name, _MARKED)
+    for name in _cx._HIDING:
+        _name_bits(name, _HIDES_LINES)
+    for name in _dd._HIDING_ATTRIBUTES:
+        _name_bits(name, _HIDES_TREE)
+    for name, bits in (("hidden", _HIDDEN), ("aria-hidden", _ARIA_HIDDEN), ("style", _STYLE),
+                       ("class", _CLASS), ("id", _ID), ("width", _WIDTH)):
+        _name_bits(name, bits)
     _ready = True
 
 
-cdef object _declared_width(xmlNode* c, list attributes):
+# What an element's attribute names tell the walk, as bits: computed from libxml2's attribute
+# list with C string comparisons, instead of a list of names and set operations on it.
+cdef enum:
+    _ANY = 1           # some attribute (a namespaced one too)
+    _MARKED = 2        # a name of cx._MARKS
+    _HIDES_LINES = 4   # a name of cx._HIDING
+    _HIDES_TREE = 8    # a name of dom_density._HIDING_ATTRIBUTES
+    _HIDDEN = 16
+    _ARIA_HIDDEN = 32
+    _STYLE = 64
+    _CLASS = 128
+    _ID = 256
+    _WIDTH = 512
+
+cdef list _flag_names = []  # (name as bytes, bits): the bytes stay alive for the pointers below
+cdef const char* _names[32]
+cdef long _bits[32]
+cdef int _n_names = 0
+
+
+cdef void _name_bits(name, long bits) except *:
+    """Add ``bits`` to the attribute ``name``'s entry."""
+    global _n_names
+    cdef int i
+    raw = name.encode("utf-8")
+    for i in range(_n_names):
+        if _flag_names[i][0] == raw:
+            _bits[i] |= bits
+            return
+    if _n_names == 32:
+        raise ValueError("too many attribute names for the compiled walk")
+    _flag_names.append((raw, bits))
+    _names[_n_names] = <const char*>(<bytes>_flag_names[_n_names][0])
+    _bits[_n_names] = bits
+    _n_names += 1
+
+
+cdef long _attribute_flags(xmlNode* c) noexcept:
+    """The bits of ``c``'s attributes that have no namespace (those ``keys()`` names plainly)."""
+    cdef long flags = _ANY
+    cdef xmlAttr* a = c.properties
+    cdef int i
+    while a is not NULL:
+        if a.ns is NULL:
+            for i in range(_n_names):
+                if strcmp(<const char*>a.name, _names[i]) == 0:
+                    flags |= _bits[i]
+                    break
+        a = a.next
+    return flags
+
+
+cdef object _declared_width(xmlNode* c, long flags):
     """``dom_density._declared_width`` read from the node."""
     found = None
-    if "style" in attributes:
+    if flags & _STYLE:
         style = _attr(c, "style")
         found = _width_style(style) if style else None
-    if found is None and "width" in attributes:
+    if found is None and flags & _WIDTH:
         raw = _attr(c, "width")
         found = _width_attr(raw) if raw else None
     if found is None:
@@ -123,14 +185,14 @@ cdef object _declared_width(xmlNode* c, list attributes):
     return min(1.0, share) if share > 0 else None
 
 
-cdef tuple _layout(xmlNode* c, str tag, list attributes):
+cdef tuple _layout(xmlNode* c, str tag, long flags):
     """``dom_density._block_layout`` read from the node."""
     cdef int hints = _tag_hints.get(tag, 0)
-    names = _attr(c, "class") if "class" in attributes else None
-    ident = _attr(c, "id") if "id" in attributes else None
+    names = _attr(c, "class") if flags & _CLASS else None
+    ident = _attr(c, "id") if flags & _ID else None
     if ident:
         names = f"{names} {ident}" if names else ident
-    width = _declared_width(c, attributes) if "style" in attributes or "width" in attributes else None
+    width = _declared_width(c, flags) if flags & (_STYLE | _WIDTH) else None
     if not names:
         return "", width or 1.0, hints
     names = names.lower()
@@ -381,11 +443,10 @@ def walk(tree):
     marked = []; hrefs = []
     cdef bint breaks
     block_tags = _cx._BLOCK_TAGS; block_starts = _cx._BLOCK_STARTS; skip_tags = _cx._SKIP_TAGS
-    muted_tags = _cx._MUTED_TAGS; hiding = _cx._HIDING; marks = _cx._MARKS
+    muted_tags = _cx._MUTED_TAGS
     hidden_style = _cx._hidden_style; swallowed = _cx._swallowed; gather = _cx._gather
     # The simple tree's state, as in dom_density._simplify.
     kinds = _dd._KINDS
-    cannot_hide = _dd._HIDING_ATTRIBUTES.isdisjoint
     hidden_re = _dd._HIDDEN_STYLE.search
     cdef int FUSE = _dd._FUSE, BLOCK = _dd._BLOCK, ANCHOR = _dd._ANCHOR
     cdef int IMAGE = _dd._IMAGE, BREAK = _dd._BREAK, PRUNE = _dd._PRUNE
@@ -407,15 +468,15 @@ def walk(tree):
     cdef bint entering = True, cx_here, dom_here
     cdef int kind
     cdef dict tag_names = {}
-    no_attributes = []
+    cdef long flags
     while node is not NULL:
         element = None
         if entering:
-            attributes = no_attributes
+            flags = 0
             if node.type == XML_ELEMENT_NODE:
                 tag = _tag(node, tag_names)
                 if node.properties is not NULL:
-                    attributes = cetree.collectAttributes(node, 1)
+                    flags = _attribute_flags(node)
             else:
                 element = cetree.elementFactory(doc, node)
                 tag = element.tag
@@ -435,7 +496,7 @@ def walk(tree):
                         facts = found.get(tag)
                         if facts is not None:
                             facts.append(element)
-                        if not marks.isdisjoint(attributes):
+                        if flags & _MARKED:
                             marked.append(element)
                 else:
                     facts = found.get(tag)
@@ -443,14 +504,14 @@ def walk(tree):
                         if element is None:
                             element = cetree.elementFactory(doc, node)
                         facts.append(element)
-                    if attributes and not marks.isdisjoint(attributes):
+                    if flags & _MARKED:
                         if element is None:
                             element = cetree.elementFactory(doc, node)
                         marked.append(element)
                     if tag in muted_tags or (
-                        attributes and not hiding.isdisjoint(attributes) and (
-                            "hidden" in attributes or _attr(node, "aria-hidden") == "true"
-                            or ("style" in attributes and hidden_style(_attr(node, "style")))
+                        flags & _HIDES_LINES and (
+                            flags & _HIDDEN or _attr(node, "aria-hidden") == "true"
+                            or (flags & _STYLE and hidden_style(_attr(node, "style")))
                         )
                     ):
                         muted.append(<size_t>node)
@@ -474,17 +535,17 @@ def walk(tree):
                 kind = (PRUNE if ":" in tag else FUSE) if k is None else k
                 if kind >= PRUNE:
                     dom_skip = node
-                elif attributes and not cannot_hide(attributes) and (
-                    "hidden" in attributes
-                    or ("aria-hidden" in attributes and _attr(node, "aria-hidden") == "true")
-                    or ("style" in attributes and hidden_re(_attr(node, "style")) is not None)
+                elif flags & _HIDES_TREE and (
+                    flags & _HIDDEN
+                    or (flags & _ARIA_HIDDEN and _attr(node, "aria-hidden") == "true")
+                    or (flags & _STYLE and hidden_re(_attr(node, "style")) is not None)
                 ):
                     dom_skip = node
                 if dom_skip is NULL:
                     inner, inner_texts, inner_anchored = current, dtexts, anchored
                     if kind == BLOCK:
-                        if attributes:
-                            names, width, hints = _layout(node, tag, attributes)
+                        if flags:
+                            names, width, hints = _layout(node, tag, flags)
                         else:
                             names, width, hints = "", 1.0, _tag_hints.get(tag, 0)
                         inner = nodes.add(tag, current, width, hints, names)

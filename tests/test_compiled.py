@@ -135,7 +135,8 @@ def test_random_markup_walks_the_same():
     )
     attributes = st.sampled_from(
         ["", " hidden", " aria-hidden=true", " style='display:none'", " style='width:50%'",
-         " class=sidebar", " id=main", " itemprop=text", " href=/p", " rel=next", " width=120"]
+         " class=sidebar", " id=main", " itemprop=text", " href=/p", " rel=next", " width=120",
+         " xml:lang=en", " datetime=2024-01-01 style='width: 30%'", " class='Share nav' id=x"]
     )
     words = st.sampled_from(
         ["", " ", "word", "两个字", "  spaced  out  ", "\n", "a&amp;b", "\xa0", "\u2003x", "y\u200b", "\r\n z"]
