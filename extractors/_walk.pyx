@@ -17,7 +17,8 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_FromKindAndData
 
 cimport lxml.includes.etreepublic as cetree
-from libc.string cimport strcmp
+from cpython.object cimport PyObject
+from libc.string cimport memset, strcmp
 from lxml.includes.tree cimport (
     XML_COMMENT_NODE, XML_ELEMENT_NODE, XML_ENTITY_REF_NODE, XML_PI_NODE, xmlAttr, xmlNode,
 )
@@ -61,16 +62,37 @@ cdef inline xmlNode* _after(xmlNode* c, bint* entering) noexcept:
     return k if k is not NULL else c.parent
 
 
-cdef inline object _tag(xmlNode* c, dict names):
+cdef enum:
+    _TAG_SLOTS = 256  # a power of two, above the tag names a page uses
+
+
+# One walk's tag strings by libxml2 name address (an open-addressing table); the list given
+# with it to _tag keeps each string alive for the walk.
+cdef struct _Tags:
+    const void* keys[_TAG_SLOTS]
+    PyObject* values[_TAG_SLOTS]
+
+
+cdef inline object _tag(xmlNode* c, _Tags* tags, list held):
     """The element's tag, one str per name and walk: libxml2 keeps one copy of each name a
     document uses, so its address stands for the name (a new str per element, and its hash,
     cost more than the lookup)."""
+    cdef size_t at
+    cdef int probes = 0
     if c.ns is not NULL:
         return cetree.namespacedName(c)
-    key = <size_t>c.name
-    tag = names.get(key)
-    if tag is None:
-        tag = names[key] = cetree.namespacedName(c)
+    at = (<size_t>c.name >> 3) & (_TAG_SLOTS - 1)
+    while tags.keys[at] is not NULL:
+        if tags.keys[at] == <const void*>c.name:
+            return <object>tags.values[at]
+        probes += 1
+        if probes == _TAG_SLOTS:
+            return cetree.namespacedName(c)
+        at = (at + 1) & (_TAG_SLOTS - 1)
+    tag = cetree.namespacedName(c)
+    held.append(tag)
+    tags.keys[at] = <const void*>c.name
+    tags.values[at] = <PyObject*>tag
     return tag
 
 
@@ -467,14 +489,16 @@ def walk(tree):
     cdef int dom_on = 0            # 1 inside the simple tree's start element, 2 after its end
     cdef bint entering = True, cx_here, dom_here
     cdef int kind
-    cdef dict tag_names = {}
+    cdef _Tags tags
+    memset(tags.keys, 0, sizeof(tags.keys))
+    cdef list tag_strings = []
     cdef long flags
     while node is not NULL:
         element = None
         if entering:
             flags = 0
             if node.type == XML_ELEMENT_NODE:
-                tag = _tag(node, tag_names)
+                tag = _tag(node, &tags, tag_strings)
                 if node.properties is not NULL:
                     flags = _attribute_flags(node)
             else:
@@ -583,7 +607,7 @@ def walk(tree):
         # An element ends.
         tail = cetree.tailOf(node)
         if node.type == XML_ELEMENT_NODE:
-            tag = _tag(node, tag_names)
+            tag = _tag(node, &tags, tag_strings)
         else:
             element = cetree.elementFactory(doc, node)
             tag = element.tag
@@ -656,14 +680,16 @@ def block_lines(tree, root, block_tags, skip_tags, holds_page, make_line):
     cdef bint entering = True, in_link = False
     cdef list stack = []  # (block, in_link) of each open element's parent
     cdef dict found = {}  # block node address -> [element, pieces, link characters]
-    cdef dict tag_names = {}
+    cdef _Tags tags
+    memset(tags.keys, 0, sizeof(tags.keys))
+    cdef list tag_strings = []
     block = <size_t>(<cetree._Element>tree)._c_node
     block_el = tree
     while True:
         if entering:
             text = None
             if node.type == XML_ELEMENT_NODE:
-                tag = _tag(node, tag_names)
+                tag = _tag(node, &tags, tag_strings)
                 skip = tag == "head" or (
                     tag in skip_tags
                     and not (tag == "noscript" and holds_page(cetree.elementFactory(doc, node), root))
