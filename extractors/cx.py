@@ -46,6 +46,7 @@ from forumcrawl.document import Document
 from forumcrawl.extractors.compiled import compiled_module
 
 __all__ = [
+    "COMPILED",
     "DEFAULT_K",
     "PAPER_THRESHOLD",
     "CXResult",
@@ -53,7 +54,6 @@ __all__ = [
     "PageLines",
     "block_curve",
     "cx_extract",
-    "COMPILED",
     "document_lines",
     "document_steps",
     "filled_events",

@@ -151,7 +151,13 @@ import lxml.etree
 
 from forumcrawl.document import Document
 from forumcrawl.extractors.base import Estimator
-from forumcrawl.extractors.cx import PageLines, document_lines, document_steps, filled_events, page_lines
+from forumcrawl.extractors.cx import (
+    PageLines,
+    document_lines,
+    document_steps,
+    filled_events,
+    page_lines,
+)
 from forumcrawl.extractors.dates import find_time
 
 if TYPE_CHECKING:
@@ -510,7 +516,8 @@ def simplify_tree(source: Document | lxml.etree._Element | None, *, prune_hidden
     :attr:`~forumcrawl.extractors.cx.PageLines.events`, kept per page for a Document), which
     reads every element's tag and text already; only the content that walk skips and ST keeps
     (a ``<label>``'s) is read from the tree. Where the compiled walk is built
-    (:data:`~forumcrawl.extractors.cx.COMPILED`), it makes the same ST in the same walk as the lines.
+    (:data:`~forumcrawl.extractors.cx.COMPILED`), it makes the same ST in the walk that cuts
+    the lines.
 
     Parameters
     ----------

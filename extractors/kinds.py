@@ -186,7 +186,16 @@ def _date_count(text: str) -> int:
 
 def _price_count(text: str) -> int:
     """Prices (:data:`_PRICE`) in the lower-cased ``text``."""
-    return _scan.count_prices(text) if _scan is not None else len(_PRICE.findall(text))  # type: ignore[no-any-return]
+    if _scan is not None:
+        return _scan.count_prices(text)  # type: ignore[no-any-return]
+    return len(_PRICE.findall(text))
+
+
+def _token_count(text: str) -> int:
+    """``len(text.split())``, by a C scan where it is built (no list of words)."""
+    if _scan is not None:
+        return _scan.count_tokens(text)  # type: ignore[no-any-return]
+    return len(text.split())
 
 
 def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]:
@@ -210,7 +219,7 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
         if not og_type and meta.get("property") == "og:type":
             og_type = meta.get("content") or ""
     counts = {tag: len(found[tag]) for tag in _COUNTED}
-    words = max(_scan.count_tokens(text) if _scan is not None else len(text.split()), 1)
+    words = max(_token_count(text), 1)
     topics = topic_counts(text)
     return [
         math.log1p(n),
