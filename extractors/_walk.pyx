@@ -191,6 +191,40 @@ cdef long _attribute_flags(xmlNode* c) noexcept:
     return flags
 
 
+cdef int _gather(
+    cetree._Document doc, xmlNode* top, dict found, list marked, list hrefs, _Tags* tags, list held
+) except -1:
+    """``cx._gather`` read from the nodes: the facts, marked elements and links of ``top`` and
+    its descendants, in document order, with a proxy only for the elements kept."""
+    cdef xmlNode* node = top
+    cdef xmlNode* k
+    while node is not NULL:
+        if node.type == XML_ELEMENT_NODE:
+            tag = _tag(node, tags, held)
+            element = None
+            facts = found.get(tag)
+            if facts is not None:
+                element = cetree.elementFactory(doc, node)
+                facts.append(element)
+            if node.properties is not NULL and _attribute_flags(node) & _MARKED:
+                marked.append(element if element is not None else cetree.elementFactory(doc, node))
+            if tag == "a":
+                href = _attr(node, "href")
+                if href is not None:
+                    hrefs.append(href)
+            k = _first_child(node)
+            if k is not NULL:
+                node = k
+                continue
+        # the next node in document order below top: a sibling, else an ancestor's sibling
+        while node is not top and _next_node(node) is NULL:
+            node = node.parent
+        if node is top:
+            break
+        node = _next_node(node)
+    return 0
+
+
 cdef object _declared_width(xmlNode* c, long flags):
     """``dom_density._declared_width`` read from the node."""
     found = None
@@ -466,7 +500,7 @@ def walk(tree):
     cdef bint breaks
     block_tags = _cx._BLOCK_TAGS; block_starts = _cx._BLOCK_STARTS; skip_tags = _cx._SKIP_TAGS
     muted_tags = _cx._MUTED_TAGS
-    hidden_style = _cx._hidden_style; swallowed = _cx._swallowed; gather = _cx._gather
+    hidden_style = _cx._hidden_style; swallowed = _cx._swallowed
     # The simple tree's state, as in dom_density._simplify.
     kinds = _dd._KINDS
     hidden_re = _dd._HIDDEN_STYLE.search
@@ -515,7 +549,7 @@ def walk(tree):
                     element = cetree.elementFactory(doc, node)
                     cx_skip = node
                     if _first_child(node) is not NULL:
-                        gather(element, found, marked, hrefs)
+                        _gather(doc, node, found, marked, hrefs, &tags, tag_strings)
                     else:
                         facts = found.get(tag)
                         if facts is not None:
