@@ -335,3 +335,73 @@ def count_tokens(str text):
             inside = True
             found += 1
     return found
+
+
+cdef enum:
+    _MAX_WORDS = 32
+    _MAX_LETTERS = 32
+
+
+cdef class LiteralCounter:
+    """Counts what ``re.findall`` finds in a text for an alternation of literal ``words``
+    (``#`` stands for a decimal digit; each word opens with an ASCII character), tried in order
+    at each place as the regex tries them: the words are kept as C arrays, and each character
+    of the text is looked up in a table of the words' first characters."""
+
+    cdef Py_UCS4 letters[_MAX_WORDS][_MAX_LETTERS]
+    cdef Py_ssize_t lengths[_MAX_WORDS]
+    cdef unsigned int opens[128]  # per ASCII first character, a bit per word that opens with it
+    cdef int count_words
+
+    def __init__(self, tuple words):
+        cdef int w, k
+        if len(words) > _MAX_WORDS or any(len(word) > _MAX_LETTERS or not word for word in words):
+            raise ValueError(f"at most {_MAX_WORDS} words of 1 to {_MAX_LETTERS} characters")
+        self.opens[:] = [0] * 128
+        self.count_words = len(words)
+        for w, word in enumerate(words):
+            if ord(word[0]) >= 128 or word[0] == "#":
+                raise ValueError(f"{word!r}: a word opens with an ASCII character, not a digit")
+            self.lengths[w] = len(word)
+            for k, letter in enumerate(word):
+                self.letters[w][k] = ord(letter)
+            self.opens[ord(word[0])] |= 1u << w
+
+    def count(self, str text):
+        """How many matches of the alternation ``text`` holds."""
+        cdef Py_ssize_t n = len(text), i = 0, k, m
+        cdef Py_UCS4 c, want
+        cdef unsigned int candidates
+        cdef int w
+        cdef long found = 0
+        cdef bint ok
+        while i < n:
+            c = text[i]
+            candidates = self.opens[c] if c < 128 else 0
+            if candidates:
+                for w in range(self.count_words):
+                    if not (candidates >> w) & 1:
+                        continue
+                    m = self.lengths[w]
+                    if i + m > n:
+                        continue
+                    ok = True
+                    for k in range(1, m):
+                        want = self.letters[w][k]
+                        c = text[i + k]
+                        if want == u'#':
+                            if not _is_decimal(c):
+                                ok = False
+                                break
+                        elif want != c:
+                            ok = False
+                            break
+                    if ok:
+                        found += 1
+                        i += m
+                        break
+                else:
+                    i += 1
+                continue
+            i += 1
+        return found

@@ -133,7 +133,12 @@ def topic_counts(text: str) -> Counter[str]:
 _TYPES = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 #: Words of a link to a member's page: a thread links each post's author, an article its byline
 #: at most. Counted in all the page's link targets at once (lower-cased), not link by link.
-_PROFILE_LINK = re.compile(r"user|member|profile|space|uid=|u=\d|author|people|/u/|home\.php")
+_PROFILE_WORDS = (
+    "user", "member", "profile", "space", "uid=", "u=#", "author", "people", "/u/", "home.php",
+)
+#: :data:`_PROFILE_WORDS` as a regex (``#``: a digit), the reference of the compiled count.
+_PROFILE_LINK = re.compile("|".join(re.escape(word).replace("\\#", r"\d") for word in _PROFILE_WORDS))
+_PROFILE_COUNTER = _scan.LiteralCounter(_PROFILE_WORDS) if _scan is not None else None
 #: The tags whose numbers the signals read (gathered by the CX lines' walk).
 _COUNTED = ("pre", "code", "input", "select", "textarea", "li", "img", "h2", "h3", "meta", "script")
 _ARTICLE_TYPES = frozenset({"Article", "NewsArticle", "BlogPosting", "Report", "ReportageNewsArticle"})
@@ -198,6 +203,13 @@ def _token_count(text: str) -> int:
     return len(text.split())
 
 
+def _profile_count(hrefs: str) -> int:
+    """Words of :data:`_PROFILE_WORDS` in the lower-cased link targets ``hrefs``."""
+    if _PROFILE_COUNTER is not None:
+        return _PROFILE_COUNTER.count(hrefs)  # type: ignore[no-any-return]
+    return len(_PROFILE_LINK.findall(hrefs))
+
+
 def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]:
     """The page's kind signals (see :data:`SIGNALS`), from its tree and its CX lines."""
     evidence = evidence or page_evidence(doc)
@@ -245,7 +257,7 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
         1.0 if types & _SERVICE_TYPES else 0.0,
         1.0 if types & _DOC_TYPES else 0.0,
         1.0 if "article" in og_type.lower() else 0.0,
-        math.log1p(len(_PROFILE_LINK.findall("\n".join(document_lines(doc).hrefs).lower()))),
+        math.log1p(_profile_count("\n".join(document_lines(doc).hrefs).lower())),
     ]
 
 

@@ -191,6 +191,7 @@ def test_extract_writes_the_same_records_with_and_without_the_compiled_parts(mon
     monkeypatch.setattr(cx, "_compiled_walk", None)
     monkeypatch.setattr(kinds, "_SCANNER", None)
     monkeypatch.setattr(kinds, "_scan", None)
+    monkeypatch.setattr(kinds, "_PROFILE_COUNTER", None)
     monkeypatch.setattr(ksf, "_compiled", None)
     without = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
     assert sum(bool(record["text"]) for record in with_it) > len(pages) // 2
@@ -287,3 +288,27 @@ def test_the_date_price_and_token_scans_count_what_python_counts():
         assert scan.count_tokens(text) == len(text.split())
 
     check()
+
+
+def test_the_literal_counter_counts_what_the_profile_regex_counts():
+    counter = scan.LiteralCounter(kinds._PROFILE_WORDS)
+    texts = ["/u/u/user?uid=5&u=٣ home.phprofile /members/people space authors u=x", "", "u",
+             "home.php"]
+    for text in texts:
+        assert counter.count(text) == len(kinds._PROFILE_LINK.findall(text)), text
+    hypothesis = pytest.importorskip("hypothesis")
+    st = pytest.importorskip("hypothesis.strategies")
+    pieces = [*(word.replace("#", "7") for word in kinds._PROFILE_WORDS), "u=", "1", "/", "u", "s",
+              "er", "=", "id", "p", "rofile", "٣", "\n", "x"]
+
+    @hypothesis.given(st.lists(st.sampled_from(pieces), max_size=20))
+    @hypothesis.settings(max_examples=400, deadline=None)
+    def check(parts: list[str]) -> None:
+        text = "".join(parts)
+        assert counter.count(text) == len(kinds._PROFILE_LINK.findall(text))
+
+    check()
+    with pytest.raises(ValueError, match="ASCII"):
+        scan.LiteralCounter(("#1",))
+    with pytest.raises(ValueError, match="at most"):
+        scan.LiteralCounter(tuple(f"w{i}" for i in range(40)))
