@@ -106,6 +106,8 @@ cdef bint _ready = False
 cdef object _cx, _dd, _width_style, _width_attr, _layout_names
 cdef double _page_width
 cdef dict _name_hints, _tag_hints
+cdef unsigned char _layout_opens[128]  # the ASCII first characters of the layout names
+cdef Py_ssize_t _layout_shortest, _layout_longest
 cdef object _st_node
 cdef double _form_keep, _hint_max_share, _sidebar_width
 cdef long _side
@@ -114,6 +116,7 @@ cdef long _side
 cdef void _prepare():
     global _ready, _cx, _dd, _width_style, _width_attr, _page_width, _layout_names, _name_hints, _tag_hints
     global _st_node, _form_keep, _hint_max_share, _sidebar_width, _side
+    global _layout_shortest, _layout_longest
     from forumcrawl.extractors import cx as _cx
     from forumcrawl.extractors import dom_density as _dd
     _width_style = _dd._WIDTH_STYLE.search
@@ -121,6 +124,13 @@ cdef void _prepare():
     _page_width = _dd.PAGE_WIDTH_PX
     _layout_names = _dd._LAYOUT_NAMES
     _name_hints = _dd._NAME_HINTS
+    _layout_opens[:] = [0] * 128
+    for name in _layout_names:
+        if ord(name[0]) >= 128:
+            raise ValueError(f"{name!r}: the compiled walk needs layout names that open in ASCII")
+        _layout_opens[ord(name[0])] = 1
+    _layout_shortest = min(map(len, _layout_names))
+    _layout_longest = max(map(len, _layout_names))
     _tag_hints = _dd._TAG_HINTS
     _st_node = _dd.STNode
     _form_keep = _dd.FORM_KEEP_SHARE
@@ -252,9 +262,29 @@ cdef tuple _layout(xmlNode* c, str tag, long flags):
     if not names:
         return "", width or 1.0, hints
     names = names.lower()
-    for token in _layout_names.intersection(names.split()):
-        hints |= _name_hints[token]
-    return names, width or 1.0, hints
+    return names, width or 1.0, hints | _layout_bits(names)
+
+
+cdef long _layout_bits(str names) except -1:
+    """The hints of the words of ``names`` that are layout names (``_LAYOUT_NAMES``): a scan
+    for whitespace-separated words that slices only those that open like one and are as long."""
+    cdef Py_ssize_t n = len(names), i = 0, j
+    cdef Py_UCS4 c
+    cdef long hints = 0
+    while i < n:
+        c = names[i]
+        if Py_UNICODE_ISSPACE(c):
+            i += 1
+            continue
+        j = i + 1
+        while j < n and not Py_UNICODE_ISSPACE(names[j]):
+            j += 1
+        if c < 128 and _layout_opens[c] and _layout_shortest <= j - i <= _layout_longest:
+            token = names[i:j]
+            if token in _layout_names:
+                hints |= <long>_name_hints[token]
+        i = j
+    return hints
 
 
 cdef long _visible(str text):
