@@ -114,7 +114,8 @@ cdef class TopicScanner:
                 i = j
                 continue
             found = False
-            choices = self.phrases.get(text[i:j])
+            word = text[i:j]
+            choices = self.phrases.get(word)
             if choices is not None:
                 for head, after, topic in choices:
                     if not text.startswith(head, i):
@@ -132,7 +133,7 @@ cdef class TopicScanner:
                     break
                 if found:
                     continue
-            topic = self.singles.get(text[i:j])
+            topic = self.singles.get(word)
             if topic is not None:
                 counts[topic] = counts.get(topic, 0) + 1
             elif wide:
@@ -158,6 +159,10 @@ cdef class TopicScanner:
 
 
 cdef tuple _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+cdef Py_UCS4 _month_letters[12][3]
+for _m, _name in enumerate(_MONTHS):
+    for _k in range(3):
+        _month_letters[_m][_k] = ord(_name[_k])
 cdef tuple _UNITS = ("minute", "hour", "day", "week", "month", "year")
 
 
@@ -186,8 +191,14 @@ cdef Py_ssize_t _month_words(str text, Py_ssize_t i, Py_ssize_t n):
     cdef Py_UCS4 a, b, c
     if i + 3 > n:
         return -1
+    cdef int m
     a, b, c = text[i], text[i + 1], text[i + 2]
-    if not (u'a' <= a <= u'z' and u'a' <= b <= u'z' and u'a' <= c <= u'z') or text[i:i + 3] not in _MONTHS:
+    if not (u'a' <= a <= u'z' and u'a' <= b <= u'z' and u'a' <= c <= u'z'):
+        return -1
+    for m in range(12):
+        if _month_letters[m][0] == a and _month_letters[m][1] == b and _month_letters[m][2] == c:
+            break
+    else:
         return -1
     i += 3
     while i < n and u'a' <= text[i] <= u'z':
