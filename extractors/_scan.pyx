@@ -51,7 +51,8 @@ cdef class TopicScanner:
     cdef str extra_topic
     cdef Py_ssize_t shortest, longest
     cdef Py_UCS4 extra_low  # no extra word starts below this character
-    cdef unsigned char opens[128][128]  # the first two characters of a word or phrase
+    # Per first two characters of a word or phrase, a bit per length of its first word run.
+    cdef unsigned int opens[128][128]
 
     def __init__(self, topics, str extra_topic="", extra=()):
         self.singles = {}
@@ -64,12 +65,14 @@ cdef class TopicScanner:
             for word in words:
                 if len(word) < 2 or not word[:2].isascii():
                     raise ValueError(f"{word!r}: the words open with two ASCII characters")
-                self.opens[ord(word[0])][ord(word[1])] = 1
-                lengths.append(len(word.partition("|")[0].partition(" ")[0].partition(":")[0]))
                 head, _, after = word.partition("|")
                 run = 0
                 while run < len(head) and _is_word(head[run]):
                     run += 1
+                if not 2 <= run < 32:
+                    raise ValueError(f"{word!r}: the words open with a run of 2 to 31 letters")
+                self.opens[ord(word[0])][ord(word[1])] |= 1u << run
+                lengths.append(run)
                 if run == len(head) and not after:
                     self.singles.setdefault(head, topic)
                 else:
@@ -107,7 +110,7 @@ cdef class TopicScanner:
             # The word run text[i:j] starts at a boundary: a phrase, then a word of the lists.
             if (
                 j - i < self.shortest or j - i > self.longest or text[i] >= 128 or text[i + 1] >= 128
-                or not self.opens[<int>text[i]][<int>text[i + 1]]
+                or not (self.opens[<int>text[i]][<int>text[i + 1]] >> (j - i)) & 1
             ):
                 if wide:
                     self._extra(text, i, j, counts)
