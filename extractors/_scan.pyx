@@ -419,3 +419,40 @@ cdef class LiteralCounter:
                 continue
             i += 1
         return found
+
+
+cdef inline bint _cjk(Py_UCS4 c) noexcept:
+    """``arbiter._CJK_RANGES``: kana, CJK ideographs, Hangul syllables."""
+    return (0x3040 <= c <= 0x30FF) or (0x3400 <= c <= 0x9FFF) or (0xAC00 <= c <= 0xD7AF)
+
+
+def words(str text):
+    """``arbiter._words`` of ``text`` on its regex path: the lower-cased text's letter and digit
+    runs (``[^\\W_]+``), each CJK character a word of its own when the text holds one."""
+    text = text.lower()
+    cdef Py_ssize_t n = len(text), i = 0, j
+    cdef Py_UCS4 c
+    cdef bint split_cjk = False
+    cdef list found = []
+    for c in text:
+        if c >= 0x3040 and _cjk(c):
+            split_cjk = True
+            break
+    while i < n:
+        c = text[i]
+        if c == u'_' or not _is_word(c):
+            i += 1
+            continue
+        if split_cjk and _cjk(c):
+            found.append(text[i:i + 1])
+            i += 1
+            continue
+        j = i + 1
+        while j < n:
+            c = text[j]
+            if c == u'_' or not _is_word(c) or (split_cjk and _cjk(c)):
+                break
+            j += 1
+        found.append(text[i:j])
+        i = j
+    return found

@@ -21,7 +21,7 @@ import lxml.html
 import pytest
 
 from forumcrawl.document import Document
-from forumcrawl.extractors import cx, dom_density, kinds, ksf
+from forumcrawl.extractors import arbiter, cx, dom_density, kinds, ksf
 from forumcrawl.mockforum.site import ALL_FAMILIES, ForumSite
 from forumcrawl.offline import extract_bytes
 
@@ -192,6 +192,7 @@ def test_extract_writes_the_same_records_with_and_without_the_compiled_parts(mon
     monkeypatch.setattr(kinds, "_SCANNER", None)
     monkeypatch.setattr(kinds, "_scan", None)
     monkeypatch.setattr(kinds, "_PROFILE_COUNTER", None)
+    monkeypatch.setattr(arbiter, "_scan", None)
     monkeypatch.setattr(ksf, "_compiled", None)
     without = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
     assert sum(bool(record["text"]) for record in with_it) > len(pages) // 2
@@ -312,3 +313,28 @@ def test_the_literal_counter_counts_what_the_profile_regex_counts():
         scan.LiteralCounter(("#1",))
     with pytest.raises(ValueError, match="at most"):
         scan.LiteralCounter(tuple(f"w{i}" for i in range(40)))
+
+
+def _regex_words(text: str) -> list[str]:
+    text = text.lower()
+    pattern = arbiter._WORD if arbiter._CJK.search(text) is None else arbiter._CJK_WORD
+    return pattern.findall(text)
+
+
+def test_the_word_scan_finds_the_words_of_the_regex_path():
+    texts = ["Grüße aus Köln_Süd, 3×4 İstanbul ΣΟΦΙΑ", "日本語のテキストと한국어 mixed_words 123",
+             "中文，标点。混合English词", "ｆｕｌｌｗｉｄｔｈ ½ ⅷ ²", ""]
+    for text in texts:
+        assert scan.words(text) == _regex_words(text), text
+    hypothesis = pytest.importorskip("hypothesis")
+    st = pytest.importorskip("hypothesis.strategies")
+    pieces = ["ä", "Ü", "ß", "İ", "Σ", "a", "Z", "_", "1", "²", " ", "\n", "-", "中", "文", "の", "ア", "한",
+              "・", "。", "x_y", "Äb"]
+
+    @hypothesis.given(st.lists(st.sampled_from(pieces), max_size=25))
+    @hypothesis.settings(max_examples=400, deadline=None)
+    def check(parts: list[str]) -> None:
+        text = "".join(parts)
+        assert scan.words(text) == _regex_words(text)
+
+    check()
