@@ -456,3 +456,30 @@ def words(str text):
         found.append(text[i:j])
         i = j
     return found
+
+
+cdef inline bint _letter_or_digit(Py_UCS4 c) noexcept:
+    """``[^\\W_]``."""
+    return c != u'_' and _is_word(c)
+
+
+def word_tokens(str text):
+    """``text.text._WORD_RE.findall(text)``: runs of letters and digits, joined by single
+    apostrophes (``'`` or ``’``) between two of them."""
+    cdef Py_ssize_t n = len(text), i = 0, j
+    cdef list found = []
+    while i < n:
+        if not _letter_or_digit(text[i]):
+            i += 1
+            continue
+        j = i + 1
+        while True:
+            while j < n and _letter_or_digit(text[j]):
+                j += 1
+            if j + 1 < n and (text[j] == u"'" or text[j] == u'’') and _letter_or_digit(text[j + 1]):
+                j += 2
+                continue
+            break
+        found.append(text[i:j])
+        i = j
+    return found

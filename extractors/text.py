@@ -15,10 +15,12 @@ import re
 import threading
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from importlib import resources
 from typing import Any
+
+from forumcrawl.extractors.compiled import compiled_module
 
 __all__ = [
     "is_stop_word",
@@ -36,6 +38,9 @@ _SPACES_RE = re.compile(r"[^\S\n]+")
 _BLANK_LINES_RE = re.compile(r"\n\s*\n+")
 _CJK_RUN_RE = re.compile(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)")
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_scan = compiled_module("_scan")
+#: :data:`_WORD_RE`'s words of a text: a C scan where it is built (0.6 of the regex's time).
+_word_tokens: Callable[[str], list[str]] = _scan.word_tokens if _scan is not None else _WORD_RE.findall
 _CJK_CHAR_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 #: Han characters and kana: the scripts written without spaces between words.
 _CJK_SCRIPT_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -143,7 +148,7 @@ def tokenize(text: str, *, drop_stop_words: bool = False, segment: bool = True) 
             # letter): one C call. A character that lower-cases to two ("İ") takes the long way,
             # and so does "Σ", whose lower case depends on what follows it in the string.
             if len(lowered) == len(part) and "Σ" not in part:
-                tokens.extend(_WORD_RE.findall(lowered))
+                tokens.extend(_word_tokens(lowered))
             else:
                 tokens.extend(m.group().lower() for m in _WORD_RE.finditer(part))
     if drop_stop_words:
@@ -241,7 +246,7 @@ def segments_cjk(texts: Iterable[str]) -> bool:
     if _CJK_CHAR_RE.search(joined) is None:  # most pages: one scan
         return False
     cjk = len(_CJK_SCRIPT_RE.findall(joined))
-    if cjk < len(_WORD_RE.findall(_CJK_SCRIPT_RE.sub(" ", joined))):
+    if cjk < len(_word_tokens(_CJK_SCRIPT_RE.sub(" ", joined))):
         return False
     kana = len(_KANA_RE.findall(joined))
     return kana < _KANA_SHARE * (cjk - kana)
@@ -249,7 +254,7 @@ def segments_cjk(texts: Iterable[str]) -> bool:
 
 def _latin_language(sample: str) -> str:
     """The Latin-script language whose function words ``sample`` holds most (``"en"`` on a tie)."""
-    words = Counter(map(str.lower, _WORD_RE.findall(sample)))
+    words = Counter(map(str.lower, _word_tokens(sample)))
     hits = {lang: sum(words[w] for w in markers) for lang, markers in _LATIN_MARKERS.items()}
     top = max(hits, key=lambda k: hits[k])
     return top if hits[top] > hits["en"] else "en"

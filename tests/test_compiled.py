@@ -22,6 +22,7 @@ import pytest
 
 from forumcrawl.document import Document
 from forumcrawl.extractors import arbiter, cx, dom_density, kinds, ksf
+from forumcrawl.extractors import text as text_module
 from forumcrawl.mockforum.site import ALL_FAMILIES, ForumSite
 from forumcrawl.offline import extract_bytes
 
@@ -193,6 +194,7 @@ def test_extract_writes_the_same_records_with_and_without_the_compiled_parts(mon
     monkeypatch.setattr(kinds, "_scan", None)
     monkeypatch.setattr(kinds, "_PROFILE_COUNTER", None)
     monkeypatch.setattr(arbiter, "_scan", None)
+    monkeypatch.setattr(text_module, "_word_tokens", text_module._WORD_RE.findall)
     monkeypatch.setattr(ksf, "_compiled", None)
     without = [extract_bytes(body, page_id=page_id, now=now) for page_id, body in pages.items()]
     assert sum(bool(record["text"]) for record in with_it) > len(pages) // 2
@@ -336,5 +338,21 @@ def test_the_word_scan_finds_the_words_of_the_regex_path():
     def check(parts: list[str]) -> None:
         text = "".join(parts)
         assert scan.words(text) == _regex_words(text)
+
+    check()
+
+
+def test_the_word_token_scan_finds_what_the_tokenizer_regex_finds():
+    for sample in ["It's the cats’ toys, don't 'quote' x'_y a''b", "l'été d’un été", "", "'a'"]:
+        assert scan.word_tokens(sample) == text_module._WORD_RE.findall(sample), sample
+    hypothesis = pytest.importorskip("hypothesis")
+    st = pytest.importorskip("hypothesis.strategies")
+    pieces = ["a", "B", "'", "’", "_", "1", " ", "ü", "中", "''", "-", "s", "x'y", "²"]
+
+    @hypothesis.given(st.lists(st.sampled_from(pieces), max_size=25))
+    @hypothesis.settings(max_examples=400, deadline=None)
+    def check(parts: list[str]) -> None:
+        text = "".join(parts)
+        assert scan.word_tokens(text) == text_module._WORD_RE.findall(text)
 
     check()
