@@ -1,10 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Text scans in C that stand in for regex passes over a page's whole text (optional, like
-``_walk.pyx``; the regexes stay the reference and ``tests/test_compiled_walk.py`` compares them).
+"""Text scans in C that stand in for regex passes over a page's text (optional, like
+``_walk.pyx``; the regexes stay the reference and ``tests/test_compiled.py`` compares them).
 
 Python's ``re`` spends about 60 ns a character whatever the pattern; a page's text is several
-thousand characters, and the kind signals read it for a few dozen words. This scan reads each
-character once, in C, and looks up only the word runs that could be one of the words.
+thousand characters, and the kind signals read it for a few dozen words. These scans read each
+character once, in C, and make a Python object only for what they find: the kind signals' topic
+words, date stamps, prices, tokens and profile-link words, the arbiter's and the tokenizer's
+words.
 """
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
 

@@ -1,10 +1,12 @@
 # cython: language_level=3
-"""The CX lines' walk and ``dom``'s simple tree in one walk over libxml2's nodes, in C.
+"""The CX lines' walk and ``dom``'s simple tree in one walk over libxml2's nodes, in C; and
+single-page KSF's block lines.
 
 An optional speed-up, built at install where Cython and a C compiler are at hand (``setup.py``).
-It gives what :func:`forumcrawl.extractors.cx.page_lines` and
-:func:`forumcrawl.extractors.dom_density._simplify` (hidden elements pruned) give, step for step,
-and the Python code stays the reference: ``tests/test_compiled_walk.py`` requires both to agree.
+:func:`walk` gives what :func:`forumcrawl.extractors.cx.page_lines` and
+:func:`forumcrawl.extractors.dom_density._simplify` (hidden elements pruned) give, and
+:func:`block_lines` what :func:`forumcrawl.extractors.ksf.page_lines` gives. The Python code
+stays the reference: ``tests/test_compiled.py`` requires both to agree.
 
 Why it is faster: the Python walks pay for an lxml proxy, an event tuple and a tag string per
 element, twice (the lines' walk records its steps for ``dom`` to read them back). This walk follows
