@@ -485,3 +485,28 @@ def word_tokens(str text):
         found.append(text[i:j])
         i = j
     return found
+
+
+from cpython.dict cimport PyDict_GetItem, PyDict_Next
+from cpython.object cimport PyObject
+
+
+def bag_overlap(object a, object b):
+    """``sum(min(a[w], b[w]) for w in a.keys() & b.keys())`` for two bags of words (``Counter``s
+    of int counts): the smaller bag is read, each word looked up in the other, in C."""
+    cdef Py_ssize_t at = 0
+    cdef PyObject* word
+    cdef PyObject* count
+    cdef PyObject* other
+    cdef long total = 0, mine, theirs
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        raise TypeError("bag_overlap reads two dicts (Counters)")
+    if len(a) > len(b):
+        a, b = b, a
+    while PyDict_Next(a, &at, &word, &count):
+        other = PyDict_GetItem(b, <object>word)
+        if other is not NULL:
+            mine = <long><object>count
+            theirs = <long><object>other
+            total += mine if mine < theirs else theirs
+    return total

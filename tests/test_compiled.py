@@ -356,3 +356,22 @@ def test_the_word_token_scan_finds_what_the_tokenizer_regex_finds():
         assert scan.word_tokens(text) == text_module._WORD_RE.findall(text)
 
     check()
+
+
+def test_the_bag_overlap_sums_what_python_sums():
+    hypothesis = pytest.importorskip("hypothesis")
+    st = pytest.importorskip("hypothesis.strategies")
+    bags = st.dictionaries(st.sampled_from(["a", "b", "词", "c1", "d"]), st.integers(1, 50)).map(Counter)
+
+    @hypothesis.given(bags, bags)
+    @hypothesis.settings(max_examples=300, deadline=None)
+    def check(a: Counter[str], b: Counter[str]) -> None:
+        shared = a.keys() & b.keys()
+        assert scan.bag_overlap(a, b) == sum(min(a[w], b[w]) for w in shared)
+        assert arbiter.token_agreement(a, b)[0] == pytest.approx(
+            sum(min(a[w], b[w]) for w in shared) / a.total() if a else 0.0
+        )
+
+    check()
+    with pytest.raises(TypeError):
+        scan.bag_overlap([], {})
