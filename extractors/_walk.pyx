@@ -165,7 +165,7 @@ cdef enum:
     _ID = 256
     _WIDTH = 512
 
-cdef list _flag_names = []  # (name as bytes, bits): the bytes stay alive for the pointers below
+cdef list _flag_names = []  # the names as bytes, alive for the pointers below
 cdef const char* _names[32]
 cdef long _bits[32]
 cdef int _n_names = 0
@@ -177,13 +177,13 @@ cdef void _name_bits(name, long bits) except *:
     cdef int i
     raw = name.encode("utf-8")
     for i in range(_n_names):
-        if _flag_names[i][0] == raw:
+        if _flag_names[i] == raw:
             _bits[i] |= bits
             return
     if _n_names == 32:
         raise ValueError("too many attribute names for the compiled walk")
-    _flag_names.append((raw, bits))
-    _names[_n_names] = <const char*>(<bytes>_flag_names[_n_names][0])
+    _flag_names.append(raw)
+    _names[_n_names] = <const char*>(<bytes>_flag_names[_n_names])
     _bits[_n_names] = bits
     _n_names += 1
 
