@@ -51,6 +51,7 @@ from twisted.internet.task import LoopingCall
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 
+from forumcrawl.local import is_local, local_request
 from forumcrawl.redis import serializer as json_serializer
 from forumcrawl.redis.dupefilter import LeasedDupeFilter
 from forumcrawl.redis.keys import REDIS_ERRORS, ClusterKeys, client_from_settings, roundtrips
@@ -99,12 +100,12 @@ def _noop(response: Any) -> None:
     """Callback of the wake-up request: nothing to do, the engine just runs its loop again."""
 
 
-def wake_engine(crawler: Crawler) -> None:
+def wake_engine(crawler: Crawler, callback: Callable[[Any], None] = _noop) -> None:
     """Make a running engine run its loop (and signal idle again) now rather than at its next
-    5-second heartbeat: schedule a local ``data:`` request that does nothing."""
+    5-second heartbeat: schedule a local request (:mod:`forumcrawl.local`) that does nothing."""
     engine = crawler.engine
     if engine is not None and engine.running:
-        engine.crawl(Request("data:,", callback=_noop, dont_filter=True, meta={"allow_offsite": True}))
+        engine.crawl(local_request(callback))
 
 
 class LeasedRedisScheduler(Scheduler):
@@ -174,6 +175,7 @@ class LeasedRedisScheduler(Scheduler):
         self._backoff = poll_seconds
         self._renew_at = 0.0
         self._woken_at = 0.0
+        self._waking = False
         self._closing = False
         self._pool = ThreadPool(minthreads=1, maxthreads=1, name="forumcrawl-redis")
         self._loop = LoopingCall(self._tick)
@@ -396,7 +398,7 @@ class LeasedRedisScheduler(Scheduler):
         parent = request.meta.pop(LEASE_META, None)
         if parent is not None:  # a retry or redirect replaces its parent request
             self._done(parent)
-        if request.url.startswith("data:"):
+        if is_local(request) or request.url.startswith("data:"):
             self._local.append(request)
             return True
         fingerprint = None if request.dont_filter else self.df.request_fingerprint(request)
@@ -480,9 +482,16 @@ class LeasedRedisScheduler(Scheduler):
     # -- idle, renewal, wake-up ------------------------------------------------------------------
 
     def _wake(self) -> None:
-        """Make the engine run its loop now rather than at its next 5-second heartbeat."""
+        """Make the engine run its loop now rather than at its next 5-second heartbeat; one
+        wake-up at a time (another one queued behind it would wake nothing more)."""
         self._woken_at = time.monotonic()
-        wake_engine(self.crawler)
+        if not self._waking:
+            self._waking = True
+            wake_engine(self.crawler, self._woken)
+
+    def _woken(self, response: Any) -> None:
+        """Callback of the wake-up request: the engine has run its loop."""
+        self._waking = False
 
     def _renew(self) -> None:
         """Extend this worker's leases; queued behind any exchange, never skipped for one."""
