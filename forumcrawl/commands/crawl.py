@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     from scrapy.utils.conf import feed_process_params_from_cli
 
     from forumcrawl.cli import CommandError
+    from forumcrawl.failures import failed_thread_pages
     from forumcrawl.preflight import CrawlSetupError, check_crawl
     from forumcrawl.runner import project_settings, run_spider
 
@@ -111,5 +112,16 @@ def run(args: argparse.Namespace) -> int:
     pages = stats.get("response_received_count", 0) - stats.get("robotstxt/response_count", 0)
     if not pages and not args.spider.endswith("_redis"):
         sys.stderr.write("forumcrawl crawl: no page could be fetched (the log says why)\n")
+        return 1
+    unstored = sum(v for k, v in stats.items() if k.startswith("feedexport/failed_count/"))
+    if unstored:
+        sys.stderr.write("forumcrawl crawl: a feed could not be stored (the log says why)\n")
+        return 1
+    lost = failed_thread_pages(stats)
+    if lost:
+        sys.stderr.write(
+            f"forumcrawl crawl: {lost} thread pages could not be fetched after their retries "
+            "(listed at the end of the log and in the stat forumcrawl/failed/urls)\n"
+        )
         return 1
     return 0
