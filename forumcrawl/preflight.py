@@ -14,6 +14,7 @@ from scrapy.settings import BaseSettings
 from scrapy.spiderloader import get_spider_loader
 
 from forumcrawl.config import type_settings
+from forumcrawl.feeds import FeedError, check_feeds
 from forumcrawl.pages import Cascade
 from forumcrawl.pipelines.threads import ITEM_KINDS
 
@@ -45,6 +46,10 @@ def check_crawl(spider: str, settings: BaseSettings, spider_args: Mapping[str, s
         # The spider's own constructor is the one check of its arguments (start, topic_example).
         spidercls(**spider_args)
     except ValueError as exc:
+        raise CrawlSetupError(str(exc)) from None
+    try:
+        check_feeds(settings)
+    except FeedError as exc:
         raise CrawlSetupError(str(exc)) from None
     url = redis_url_from_settings(settings)
     if issubclass(spidercls, RedisSiteSpider) and not url:

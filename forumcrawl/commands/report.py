@@ -54,11 +54,11 @@ def _png(page: Path, png: Path, height: int) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the feed, print the summary, write the HTML and PNG asked for."""
     from forumcrawl.cli import CommandError
-    from forumcrawl.evaluation import read_jsonl
+    from forumcrawl.feeds import read_feed
     from forumcrawl.report import TOP_AUTHORS, render_html, summarize
 
     try:
-        summary = summarize(item for _, item in read_jsonl(args.items))
+        summary = summarize(read_feed(args.items))
     except UnicodeDecodeError as exc:
         raise CommandError(f"{args.items}: not UTF-8 text ({exc.reason})") from None
     except ValueError as exc:  # a line that is not a JSON object, or a file that cannot be read
