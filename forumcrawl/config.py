@@ -41,7 +41,36 @@ def _list(name: str, text: str) -> list[str]:
     return value
 
 
+#: Numeric settings that need more than 0 (a sample, a batch, a lease, a poll of nothing is no
+#: crawl); every other number must be 0 or more, and a probability at most 1.
+_POSITIVE = frozenset({
+    "FORUMCRAWL_MAX_PAGE_BYTES", "FORUMCRAWL_LEARN_URL_SAMPLE", "FORUMCRAWL_LEARN_PAGE_SAMPLE",
+    "FORUMCRAWL_LEARN_RELEARN_AFTER", "FORUMCRAWL_REDIS_BATCH", "FORUMCRAWL_REDIS_LEASE_SECONDS",
+    "FORUMCRAWL_REDIS_LOCK_SECONDS", "FORUMCRAWL_REDIS_POLL_SECONDS",
+})
+_PROBABILITIES = frozenset({"FORUMCRAWL_LINK_MIN_PROBABILITY"})
+
+
+def _in_range(name: str, value: Any) -> Any:
+    """``value`` if it is in the range of the numeric setting ``name``, else a SettingError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if name in _POSITIVE and not value > 0:
+        raise SettingError(f"{name}: expected a number above 0, got {value!r}")
+    if not value >= 0:
+        raise SettingError(f"{name}: expected 0 or more, got {value!r}")
+    if name in _PROBABILITIES and value > 1:
+        raise SettingError(f"{name}: expected a probability from 0 to 1, got {value!r}")
+    return value
+
+
 def parse_setting(name: str, value: Any) -> Any:
+    """``value`` of the FORUMCRAWL_* setting ``name`` in its default's type (text is parsed),
+    checked against the setting's range."""
+    return _in_range(name, _typed(name, value))
+
+
+def _typed(name: str, value: Any) -> Any:
     """``value`` of the FORUMCRAWL_* setting ``name`` in its default's type (text is parsed).
 
     Lists take JSON (``["template","cx"]``) or comma lists (``template,cx``), booleans

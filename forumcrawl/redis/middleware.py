@@ -4,7 +4,8 @@ Scrapy hands a callback's items to the pipelines concurrently with the callback'
 end of the callback is not enough: this outermost spider middleware counts the items of each
 response and waits for as many ``item_scraped``/``item_dropped``/``item_error`` signals (which
 carry the response) before sending :data:`~forumcrawl.redis.scheduler.lease_finished`. An item lost to a Redis
-error abandons the lease instead, so the request is crawled again once the lease expires. What
+error, or dropped past ``CLOSESPIDER_ITEMCOUNT``, abandons the lease instead, so the request is
+crawled again once the lease expires. What
 "durable" means is then the pipelines' and feeds' business: with FORUMCRAWL_REDIS_ITEMS the item
 is in Redis before the ack; a local feed file may still hold the last items in its write buffer
 when a worker is killed (set ``FEED_EXPORT_BATCH_ITEM_COUNT`` to close files sooner).
@@ -28,6 +29,7 @@ from scrapy import Request, signals
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 
+from forumcrawl.pipelines.limit import ItemLimitReached
 from forumcrawl.redis.keys import REDIS_ERRORS
 from forumcrawl.redis.scheduler import LEASE_META, lease_finished
 
@@ -81,11 +83,14 @@ class LeaseAckMiddleware:
             output.finished = True
             self._settle(output)
 
-    def _item_handled(self, response: Response | None = None, failure: Failure | None = None, **kwargs: Any) -> None:
+    def _item_handled(
+        self, response: Response | None = None, failure: Failure | None = None,
+        exception: BaseException | None = None, **kwargs: Any,
+    ) -> None:
         output = self._outputs.get(id(response))
         if output is not None and output.response is response:
             output.handled += 1
-            if failure is not None and failure.check(*REDIS_ERRORS):
+            if failure is not None and failure.check(*REDIS_ERRORS) or isinstance(exception, ItemLimitReached):
                 output.failed = True
             self._settle(output)
 
