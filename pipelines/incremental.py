@@ -23,8 +23,6 @@ from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import Response
-from scrapy.utils.defer import maybe_deferred_to_future
-from twisted.internet.threads import deferToThread
 
 from forumcrawl.document import Document, site_of
 from forumcrawl.items import ForumThread, Post
@@ -203,8 +201,9 @@ class IncrementalPipeline:
         if new and self.cluster:
             # A post two pages show, fetched by two workers, goes out once.
             identities = [post_identity(fields[i]) for i in new]
-            mine = await maybe_deferred_to_future(
-                deferToThread(self.recrawl.store.claim, item.site, thread, identities))
+            from forumcrawl.redis.pipelines import until_redis_answers
+
+            mine = await until_redis_answers(self.crawler, self.recrawl.store.claim, item.site, thread, identities)
             new = [i for i, claimed in zip(new, mine) if claimed]
         if not new:
             self._inc("unchanged_pages")

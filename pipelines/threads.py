@@ -69,7 +69,9 @@ class ThreadPipeline:
 
     async def _add(self, thread_url: str, page: int, record: PageRecord) -> dict[int, PageRecord] | None:
         if self.cluster:
-            return await maybe_deferred_to_future(deferToThread(self.book.add, thread_url, page, record))
+            from forumcrawl.redis.pipelines import until_redis_answers
+
+            return await until_redis_answers(self.crawler, self.book.add, thread_url, page, record)
         return self.book.add(thread_url, page, record)
 
     async def process_item(self, item: Any) -> Any:
