@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
@@ -41,6 +41,9 @@ __all__ = [
     "ClusterSummary",
     "PageEvidence",
     "TopicRuleResult",
+    "RULE_FIT_SHARE",
+    "RuleCheck",
+    "check_rule",
     "cluster_pattern",
     "learn_topic_rule",
     "page_evidence",
@@ -537,6 +540,52 @@ def _sample(
     extra = rng.choice(len(rest), size=size - len(must_set), replace=False)
     picked = set(must_set) | {rest[i] for i in extra}
     return [u for u in urls if u in picked]
+
+
+#: A stored topic rule still fits a site when it takes at least this share of the pages that look
+#: like thread pages, and they are at least this share of the judged pages it takes: a rule of
+#: another forum served later at the same address takes none of them (#47).
+RULE_FIT_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class RuleCheck:
+    """How a topic rule agrees with the thread evidence of fetched pages (:func:`check_rule`)."""
+
+    #: True: the rule fits; False: it does not; None: the pages cannot tell yet (no page looks
+    #: like a thread page, or none is clearly another kind).
+    fits: bool | None
+    threads: int
+    threads_taken: int
+    others_taken: int
+    pages: int
+
+    def describe(self) -> str:
+        """One line for logs."""
+        return (
+            f"it takes {self.threads_taken} of the {self.threads} pages that look like thread pages "
+            f"and {self.others_taken} that clearly do not, of {self.pages} pages"
+        )
+
+
+def check_rule(pages: Mapping[str, Document], takes: Callable[[str], bool]) -> RuleCheck:
+    """Whether a topic rule (``takes``: does it take this URL for a thread page?) fits the site
+    that served ``pages``: the same page evidence and verdicts that chose the rule when it was
+    learned (:func:`page_evidence`), judged against what the rule takes."""
+    evidence = {url: page_evidence(doc) for url, doc in pages.items()}
+    ref = max((e.score for e in evidence.values()), default=0.0)
+    if ref < MIN_TOPIC_SCORE:
+        return RuleCheck(None, 0, 0, 0, len(pages))
+    verdict = _outvoted({url: _verdict(e, ref) for url, e in evidence.items()})
+    threads = [url for url, judged in verdict.items() if judged == 1]
+    taken = {url for url in verdict if verdict[url] in (0, 1) and takes(url)}
+    threads_taken = sum(url in taken for url in threads)
+    others_taken = len(taken) - threads_taken
+    fits = None if not threads else (
+        threads_taken >= RULE_FIT_SHARE * len(threads)
+        and threads_taken >= RULE_FIT_SHARE * len(taken)
+    )
+    return RuleCheck(fits, len(threads), threads_taken, others_taken, len(pages))
 
 
 def learn_topic_rule(

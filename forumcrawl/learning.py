@@ -30,7 +30,7 @@ from forumcrawl.extractors.navigation import (
     page_flips,
 )
 from forumcrawl.extractors.text import preload_segmenter
-from forumcrawl.extractors.topic import learn_topic_rule
+from forumcrawl.extractors.topic import check_rule, learn_topic_rule
 from forumcrawl.extractors.url_rules import UrlResolver
 from forumcrawl.extractors.wrapper import learn_templates
 from forumcrawl.sitemodel import SiteModel
@@ -38,6 +38,10 @@ from forumcrawl.sitemodel import SiteModel
 __all__ = ["Fetched", "HeldPage", "NullRuleStore", "RuleStore", "SiteLearner", "learn_from_walk"]
 
 logger = logging.getLogger(__name__)
+
+#: Pages of a site fetched before its stored rules are checked (see :meth:`SiteLearner.model`):
+#: enough for a few boards and thread pages, a tenth of a fresh sample's pages.
+VERIFY_PAGES = 10
 
 
 def _canonical_pages(model: SiteModel, documents: list[Document]) -> list[Document]:
@@ -139,6 +143,12 @@ class _Sample:
     missed: list[Document] = field(default_factory=list)
     miss_count: int = 0
     relearning: bool = False
+    #: A model read from a store that may predate this crawl's site, not used until the first
+    #: pages show that its topic rule still fits (see :meth:`SiteLearner.ready`).
+    stored: SiteModel | None = None
+    verified: bool = False
+    #: Pages held when the stored model was last checked.
+    checked_at: int = 0
 
 
 class SiteLearner:
@@ -196,17 +206,48 @@ class SiteLearner:
         return sample
 
     def model(self, site: str) -> SiteModel | None:
-        """The site's model: learned in this crawl, or stored by an earlier one."""
+        """The site's model: learned in this crawl, or stored by an earlier one.
+
+        A model from a store whose models may predate the crawl (``store.verify``: a folder of
+        rules kept per ``host:port``, where another forum may be served now) is not used at once:
+        the site is sampled as if it had none, and the model is adopted once
+        :data:`VERIFY_PAGES` pages show its topic rule fits them, else learned anew (see
+        :meth:`ready`). Stored rules that no longer fit exported nothing, silently (#47).
+        """
         sample = self._sample(site)
         if not sample.loaded:
             sample.loaded = True
             try:
-                sample.model = sample.model or self.store.get(site)
+                stored = sample.model or self.store.get(site)
             except ValueError as exc:
                 logger.warning("ignoring the stored model of %s: %s", site, exc)
-            if sample.model is not None and "usc" in sample.model.rules:
-                logger.info("using the stored rules of %s (updated %s)", site, sample.model.updated)
+                stored = None
+            if stored is not None and "usc" in stored.rules and getattr(self.store, "verify", False):
+                sample.stored = stored
+                logger.info("checking the stored rules of %s (updated %s) on its first pages", site, stored.updated)
+            elif stored is not None:
+                sample.model = stored
+                if "usc" in stored.rules:
+                    logger.info("using the stored rules of %s (updated %s)", site, stored.updated)
         return sample.model
+
+    def _check_stored(self, site: str, sample: _Sample, *, final: bool) -> None:
+        """Adopt the stored model of ``site`` if its topic rule fits the pages held so far, or
+        drop it (with a WARNING) when they show it does not; ``final``: no more pages will come,
+        so a sample that cannot tell keeps the stored model (nothing contradicts it)."""
+        stored = sample.stored
+        assert stored is not None
+        pages = {held.document.url: held.document for held in sample.held if held.document.tree is not None}
+        check = check_rule(pages, lambda url: bool(self.is_topic(stored, url)))
+        if check.fits or (final and check.fits is None):
+            sample.verified = True
+            logger.info("the stored rules of %s fit its pages: %s", site, check.describe())
+        elif check.fits is False:
+            sample.stored = None
+            logger.warning(
+                "the stored rules of %s no longer fit its pages (%s): learning its rules again",
+                site, check.describe(),
+            )
 
     def is_topic(self, model: SiteModel, url: str) -> bool | None:
         """Whether ``url`` is a thread page under ``model``'s URL rule (None: no rule)."""
@@ -249,6 +290,11 @@ class SiteLearner:
         sample = self._sample(site)
         if sample.model is not None or not sample.held:
             return False
+        if sample.stored is not None and not sample.verified and len(sample.held) >= sample.checked_at + VERIFY_PAGES:
+            sample.checked_at = len(sample.held)
+            self._check_stored(site, sample, final=False)
+        if sample.verified:
+            return True
         pages = len(sample.held) + len(sample.borrowed)
         if pages >= self.max_held:
             return True
@@ -286,6 +332,12 @@ class SiteLearner:
         waits (in its worker thread) for the published model; a store that cannot lock is learned
         without the lock.
         """
+        sample = self._sample(site)
+        if sample.stored is not None and not sample.verified:
+            self._check_stored(site, sample, final=True)
+        if sample.verified and sample.stored is not None:
+            sample.model, sample.stored = sample.stored, None
+            return sample.model
         locked: bool | None
         while True:
             try:
@@ -294,7 +346,9 @@ class SiteLearner:
                 logger.warning("learning %s without the store's lock: %s", site, exc)
                 locked = None
             try:
-                published = self.store.get(site)
+                # a store that keeps earlier crawls' models publishes none of this crawl's other
+                # workers: what it holds was checked (and maybe refused) in model()
+                published = None if getattr(self.store, "verify", False) else self.store.get(site)
             except ValueError:
                 published = None
             if published is not None:

@@ -220,7 +220,9 @@ class NavigationMiddleware(_NavigationPart):
         thread page). The rules are adopted once, waiting at most ``STALE`` seconds."""
         from twisted.internet import reactor
 
-        if not hasattr(spider, "learn_site_now"):
+        if not hasattr(spider, "learn_site_now") or getattr(learner.store, "verify", False):
+            # a store of earlier crawls' rules: they are checked on the site's first pages
+            # before they are used (SiteLearner.model), not adopted blind
             return None
         deadline = self._adopting.get(site)
         if deadline is None:

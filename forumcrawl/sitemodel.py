@@ -72,6 +72,10 @@ class SiteModel:
 class FileRuleStore:
     """Site models as one JSON file per site in a folder (the embedded default)."""
 
+    #: Models here outlive crawls and are kept per ``host:port``, where another forum may be
+    #: served later: a crawl checks them on its first pages before it trusts them.
+    verify = True
+
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
 
@@ -99,6 +103,24 @@ class FileRuleStore:
             return None
         except (OSError, ValueError, KeyError) as exc:
             raise ValueError(f"unreadable site model {path}: {exc}") from exc
+
+    def sites(self) -> list[str]:
+        """The sites with a stored model, as their models name them (file names are escaped)."""
+        found = []
+        for path in sorted(self.directory.glob("*.json")):
+            try:
+                found.append(str(json.loads(path.read_text(encoding="utf-8"))["site"]))
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+        return found
+
+    def forget(self, site: str) -> bool:
+        """Delete the stored model of ``site``; False when there was none."""
+        try:
+            self._path(site).unlink()
+        except FileNotFoundError:
+            return False
+        return True
 
     def put(self, model: SiteModel) -> Path:
         """Write ``model`` atomically (write then rename) and return its path."""

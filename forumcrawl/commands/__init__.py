@@ -5,7 +5,7 @@ Each module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args
 fixes their order in ``forumcrawl --help``.
 """
 
-COMMANDS = ("demo", "crawl", "report", "extract", "eval", "blocks", "urls", "train", "links", "push", "cluster")
+COMMANDS = ("demo", "crawl", "report", "rules", "extract", "eval", "blocks", "urls", "train", "links", "push", "cluster")
 
 
 class CommandError(Exception):

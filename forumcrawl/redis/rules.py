@@ -73,6 +73,22 @@ class RedisRuleStore:
             raise OSError(f"redis unavailable: {exc}") from exc
         return key
 
+    def sites(self) -> list[str]:
+        """The sites with a published model."""
+        prefix = self._key("")
+        try:
+            keys = [k.decode("utf-8") for k in self.client.scan_iter(match=prefix + "*", count=500)]
+        except REDIS_ERRORS as exc:
+            raise OSError(f"redis unavailable: {exc}") from exc
+        return sorted(k[len(prefix):] for k in keys if not k.endswith(":lock"))
+
+    def forget(self, site: str) -> bool:
+        """Delete the published model of ``site``; False when there was none."""
+        try:
+            return bool(self.client.delete(self._key(site)))
+        except REDIS_ERRORS as exc:
+            raise OSError(f"redis unavailable: {exc}") from exc
+
     def try_lock(self, site: str) -> bool:
         """Take the learning lock of ``site``; False while another worker holds it."""
         token = uuid.uuid4().hex
