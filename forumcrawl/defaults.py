@@ -6,6 +6,12 @@ settings. README's settings table lists the same names (a test checks it).
 
 from __future__ import annotations
 
+#: Seconds before the first retry of a failed fetch, doubled for each later one (Scrapy's
+#: RETRY_TIMES and RETRY_HTTP_CODES say which and how often); a server's Retry-After wins when longer.
+FORUMCRAWL_RETRY_BACKOFF: float = 0.5
+#: Longest pause before a retry, whatever Retry-After asks.
+FORUMCRAWL_RETRY_BACKOFF_MAX: float = 60.0
+
 #: Cascade stages tried in order on every content page until one yields text (``ksf``: the
 #: learned keyword-scoring rule; ``template``: page-cluster templates; ``dom``: DOM node density
 #: and position; ``cx``: line blocks).

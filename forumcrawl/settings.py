@@ -26,11 +26,12 @@ AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 0.5
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
-RETRY_TIMES = 2
-#: Scrapy's codes without 500: a gateway, a timeout or a rate limit passes with time, while a
-#: 500 is the site's application failing on that URL (a broken plugin page), and asked again at
-#: once it fails again: two more requests to a site for nothing.
-RETRY_HTTP_CODES = [502, 503, 504, 522, 524, 408, 429]
+#: A fetch that failed is tried again three times, after 0.5, 1 and 2 s (or what the server's
+#: Retry-After asks): forumcrawl.retry.BackoffRetryMiddleware. 500 is retried too: forums answer
+#: 500 under load as often as 503, and a page given up is a thread page lost; the pages that fail
+#: for good are listed at the end of the crawl (forumcrawl.failures).
+RETRY_TIMES = 3
+RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 DOWNLOAD_TIMEOUT = 60
 DOWNLOAD_MAXSIZE = FORUMCRAWL_MAX_PAGE_BYTES  # noqa: F405
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
@@ -40,8 +41,21 @@ ADDONS = {"forumcrawl.addon.ForumcrawlAddon": 0}
 
 SPIDER_MIDDLEWARES = {"forumcrawl.middlewares.LinkScoringMiddleware": 600}
 DOWNLOADER_MIDDLEWARES = {
+    "forumcrawl.local.LocalRequestMiddleware": 10,
+    "forumcrawl.failures.FailedPagesMiddleware": 20,
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "forumcrawl.retry.BackoffRetryMiddleware": 550,
     "forumcrawl.middlewares.NavigationMiddleware": 50,
     "forumcrawl.middlewares.LoginWallMiddleware": 620,
+}
+
+#: Scrapy's core stats without the local requests (wake-ups, learning triggers) that are not pages;
+#: Scrapy's feed exporter that ends the crawl when its feed cannot be written.
+EXTENSIONS = {
+    "scrapy.extensions.corestats.CoreStats": None,
+    "forumcrawl.local.CoreStats": 0,
+    "scrapy.extensions.feedexport.FeedExporter": None,
+    "forumcrawl.feeds.FeedExporter": 0,
 }
 
 ITEM_PIPELINES = {
@@ -49,8 +63,12 @@ ITEM_PIPELINES = {
     "forumcrawl.pipelines.dedup.DedupPipeline": 400,
     "forumcrawl.pipelines.incremental.IncrementalPipeline": 450,
     "forumcrawl.pipelines.threads.ThreadPipeline": 500,
+    "forumcrawl.pipelines.limit.ItemLimitPipeline": 900,
 }
 FEED_EXPORT_ENCODING = "utf-8"
-FEED_EXPORTERS = {"csv": "forumcrawl.exporters.ForumCsvItemExporter"}
+FEED_EXPORTERS = {
+    "csv": "forumcrawl.exporters.ForumCsvItemExporter",
+    "xml": "forumcrawl.exporters.ForumXmlItemExporter",
+}
 
 LOG_LEVEL = "INFO"

@@ -49,7 +49,9 @@ from forumcrawl.extractors.navigation import (
     pattern_key,
     sequence_links,
 )
+from forumcrawl.feeds import worker_name
 from forumcrawl.learning import SiteLearner
+from forumcrawl.local import local_request
 from forumcrawl.navigation import PROBE, Decision, SiteNavigator, lead_id
 from forumcrawl.pages import Cascade, CascadeOutcome, Extraction
 from forumcrawl.sitemodel import FileRuleStore, SiteModel
@@ -89,10 +91,13 @@ PAGES_TRIES = 3
 
 
 def parse_start_urls(start: str | None) -> list[str]:
-    """Split ``-a start=URL[,URL…]`` into URLs; a clear ValueError for a missing or bad one."""
+    """Split ``-a start=URL[,URL…]`` into URLs; a clear ValueError for a missing or bad one. A
+    site given without a scheme (``bbs.example.com``, ``127.0.0.1:8080/forum``) is taken as
+    http, as a browser's address bar takes it."""
     if not start or not start.strip():
         raise ValueError("give the site(s) to crawl: -a start=URL[,URL…]")
     urls = [u.strip() for u in start.split(",") if u.strip()]
+    urls = [u if "://" in u else f"http://{u}" for u in urls]
     for url in urls:
         parts = urlsplit(url)
         if parts.scheme not in {"http", "https"} or not parts.hostname:
@@ -105,6 +110,12 @@ class SiteSpider(scrapy.Spider):
 
     #: Stats prefix used by this spider family.
     stats_prefix = "forumcrawl"
+
+    @property
+    def worker(self) -> str:
+        """This process among a cluster's workers (``<host>-<pid>``): ``%(worker)s`` in a feed
+        URI, so that each worker writes its own file."""
+        return worker_name()
 
     def __init__(self, start: str | None = None, topic_example: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -200,6 +211,14 @@ class SiteSpider(scrapy.Spider):
             self._inc("page/skipped/unreadable")
             self.logger.warning("skipped %s: %s", response.url, exc)
             return None
+
+    def is_thread_page(self, url: str) -> bool | None:
+        """Whether ``url`` is a thread (article) page under its site's rules; None when the site
+        has none (learning off, or never learned), so that nobody can tell."""
+        if self.learner is None:
+            return None
+        model = self.learner.model(site_of(url))
+        return None if model is None else self.learner.is_topic(model, url)
 
     def navigator(self, model: SiteModel | None) -> SiteNavigator | None:
         """The navigation state of ``model``'s site (None without a topic rule, or when
@@ -642,15 +661,7 @@ class SiteSpider(scrapy.Spider):
     def learn_site_now(self, site: str) -> None:
         """Learn ``site`` from the pages held so far, through a local request (the engine runs
         its callback, whose items are exported like any page's)."""
-        self.crawler.engine.crawl(
-            scrapy.Request(
-                "data:,",
-                callback=self.learn_now,
-                cb_kwargs={"site": site},
-                dont_filter=True,
-                meta={"allow_offsite": True},
-            )
-        )
+        self.crawler.engine.crawl(local_request(self.learn_now, cb_kwargs={"site": site}))
 
     async def learn_now(self, response: Response, site: str) -> AsyncIterator[Any]:
         """Callback of the local request scheduled by :meth:`learn_pending_sites`."""

@@ -89,7 +89,9 @@ def run_crawl(
     timeout: float = 240,
     **spider_args: str,
 ) -> CrawlResult:
-    """Crawl ``start`` for real in a child process; return the JSON Lines items and the stats."""
+    """Crawl ``start`` for real in a child process, at the shipped settings (AutoThrottle,
+    robots.txt, retries) unless ``settings`` overrides them; return the JSON Lines items and the
+    stats."""
     feed = tmp_path / "items.jsonl"
     args = {
         "spider": spider,
@@ -98,8 +100,6 @@ def run_crawl(
         "stats": str(tmp_path / "stats.json"),
         "spider_args": spider_args,
         "settings": {
-            "AUTOTHROTTLE_ENABLED": False,
-            "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
             "FORUMCRAWL_RULES_DIR": str(tmp_path / "rules"),
             "LOG_LEVEL": "INFO",
             **({"FEEDS": {str(feed): {"format": "jsonlines"}, **feeds}} if feeds else {}),

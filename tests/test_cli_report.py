@@ -12,7 +12,7 @@ import pytest
 
 from forumcrawl.commands.report import BROWSERS
 from forumcrawl.report import summarize
-from tests.test_cli_crawl import FAST, forumcrawl_cmd, read_items
+from tests.test_cli_crawl import forumcrawl_cmd, read_items
 
 CHROMIUM = next((b for b in map(shutil.which, BROWSERS) if b), None)
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
@@ -57,7 +57,7 @@ def feed(tmp_path_factory, forum_servers):
     server = forum_servers["phpbb"]
     folder = tmp_path_factory.mktemp("report")
     proc = forumcrawl_cmd(
-        ["crawl", "forum", server.url, "-O", "items.jsonl", *FAST, "-L", "WARNING"], cwd=folder
+        ["crawl", "forum", server.url, "-O", "items.jsonl", "-L", "WARNING"], cwd=folder
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return folder, server.truth

@@ -10,7 +10,9 @@ that a remote site would not take from the crawler's cores.
 
 from __future__ import annotations
 
+import socket
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,6 +20,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urljoin
 
+from forumcrawl.mockforum.faults import Faults
 from forumcrawl.mockforum.site import FAMILIES, ForumSite, request_target
 from forumcrawl.mockforum.truth import SiteTruth
 
@@ -74,10 +77,12 @@ class _HTTPServer(ThreadingHTTPServer):
     request_queue_size = 128
 
     def __init__(
-        self, address: tuple[str, int], site: ForumSite, log: RequestLog, keep_alive: bool = False
+        self, address: tuple[str, int], site: ForumSite, log: RequestLog, keep_alive: bool = False,
+        faults: Faults | None = None,
     ) -> None:
         self.site = site
         self.log = log
+        self.faults = faults
         super().__init__(address, _KeepAliveHandler if keep_alive else _Handler)
 
 
@@ -89,16 +94,34 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, *, body: bool) -> None:
         target = request_target(self.path)
         self.server.log.add(target)
+        fault = self.server.faults.take(target) if self.server.faults is not None else None
+        kind, status = fault or ("", 0)
+        if kind == "reset":
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        if kind == "slow":
+            time.sleep(self.server.faults.delay)  # type: ignore[union-attr]
         response = self.server.site.render(target)
+        content = response.body[: len(response.body) // 2] if kind == "truncate" else response.body
         try:
-            self.send_response(response.status)
-            for name, value in response.headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(response.body)))
+            if kind == "status":
+                self.send_response(status)
+                if self.server.faults.retry_after is not None:  # type: ignore[union-attr]
+                    self.send_header("Retry-After", str(self.server.faults.retry_after))  # type: ignore[union-attr]
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                content = b"<html><body><h1>Service unavailable</h1></body></html>"
+            else:
+                self.send_response(response.status)
+                for name, value in response.headers.items():
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(response.body) if kind == "truncate" else len(content)))
             self.end_headers()
             if body:
-                self.wfile.write(response.body)
+                self.wfile.write(content)
         except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+        if kind == "truncate":
             self.close_connection = True
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
@@ -120,10 +143,14 @@ class _KeepAliveHandler(_Handler):
 class MockForumServer:
     """A running server for one :class:`ForumSite`; a context manager that stops on exit."""
 
-    def __init__(self, site: ForumSite, host: str = "127.0.0.1", port: int = 0, keep_alive: bool = False) -> None:
+    def __init__(
+        self, site: ForumSite, host: str = "127.0.0.1", port: int = 0, keep_alive: bool = False,
+        faults: Faults | None = None,
+    ) -> None:
         self.site = site
         self.requests = RequestLog()
-        self._httpd = _HTTPServer((host, port), site, self.requests, keep_alive)
+        self.faults = faults
+        self._httpd = _HTTPServer((host, port), site, self.requests, keep_alive, faults)
         self.host, self.port = self._httpd.server_address[:2]
         self.url = f"http://{self.host}:{self.port}/"
         self._stopped = False
@@ -181,12 +208,14 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 0,
     keep_alive: bool = False,
+    faults: Faults | None = None,
     **site_options: Any,
 ) -> MockForumServer:
     """Start serving a site (a family name builds one; ``preset=`` and ForumSite arguments apply).
 
     ``port=0`` picks a free port; read it from ``.url``. ``keep_alive``: HTTP/1.1 persistent
-    connections (see the module's docstring).
+    connections (see the module's docstring). ``faults``: transient faults to inject
+    (:mod:`forumcrawl.mockforum.faults`).
     """
     if isinstance(family_or_site, ForumSite):
         if site_options:
@@ -195,7 +224,7 @@ def serve(
     else:
         preset = site_options.pop("preset", "default")
         site = ForumSite.from_preset(family_or_site, preset, **site_options)
-    return MockForumServer(site, host, port, keep_alive)
+    return MockForumServer(site, host, port, keep_alive, faults)
 
 
 def serve_all(families: Iterable[str] = FAMILIES, **kwargs: Any) -> dict[str, MockForumServer]:

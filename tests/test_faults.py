@@ -1,0 +1,192 @@
+"""Faults at the shipped settings: every thread page a crawl meant to export is exported once, or
+it is listed as failed and the exit status is 1 (#47).
+
+Each test runs the installed ``forumcrawl crawl`` command in a child process against a mock forum
+served on 127.0.0.1 that injects faults (:mod:`forumcrawl.mockforum.faults`), at the shipped
+settings: AutoThrottle, robots.txt, retries with backoff. The pages a fault-free crawl of the same
+forum exports are the reference.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from forumcrawl.feeds import read_feed
+from forumcrawl.mockforum import serve
+from forumcrawl.mockforum.faults import Faults
+from tests.test_cli_crawl import FORUMCRAWL, forumcrawl_cmd, read_items
+
+
+def targets(items: list[dict]) -> Counter[str]:
+    """Exported pages by request target (``/path?query``), so crawls of two ports compare."""
+    return Counter(urlsplit(item["url"])._replace(scheme="", netloc="").geturl() for item in items)
+
+
+def crawl(tmp_path: Path, url: str, *extra: str, feed: str = "items.jsonl") -> tuple[subprocess.CompletedProcess[str], list[dict]]:
+    out = tmp_path / feed
+    proc = forumcrawl_cmd(["crawl", "forum", url, "-O", str(out), "-s", "FORUMCRAWL_RULES_DIR=rules", *extra], cwd=tmp_path)
+    return proc, list(read_feed(out)) if out.exists() and out.stat().st_size else []
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Counter[str]:
+    """What a fault-free crawl of the phpBB-like mock forum exports, by target."""
+    with serve("phpbb") as server:
+        proc, items = crawl(tmp_path_factory.mktemp("reference"), server.url)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert items and max(targets(items).values()) == 1
+    return targets(items)
+
+
+def test_server_errors_in_bursts_are_retried_and_nothing_is_lost(tmp_path, reference):
+    faults = Faults(kind="status", statuses=(503, 500), share=0.5, attempts=2, retry_after=1)
+    with serve("phpbb", faults=faults) as server:
+        proc, items = crawl(tmp_path, server.url)
+    assert faults.spoilt() > 20
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert targets(items) == reference, "every thread page exported, each once"
+    retried = re.search(r"'retry/count': (\d+)", proc.stderr)
+    assert retried and int(retried.group(1)) >= faults.spoilt()
+
+
+@pytest.mark.parametrize("kind", ["reset", "truncate", "slow"])
+def test_broken_connections_are_retried_and_nothing_is_lost(tmp_path, reference, kind):
+    faults = Faults(kind=kind, share=0.3, attempts=1, delay=3.0, seed=1)
+    # A slow answer becomes a timeout only when the timeout is shorter than its delay: the one
+    # setting changed here, DOWNLOAD_TIMEOUT (60 s shipped) down to 1 s.
+    extra = ["-s", "DOWNLOAD_TIMEOUT=1"] if kind == "slow" else []
+    with serve("phpbb", faults=faults) as server:
+        proc, items = crawl(tmp_path, server.url, *extra)
+    assert faults.spoilt() > 10
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert targets(items) == reference
+
+
+def test_a_page_that_never_answers_is_listed_and_the_exit_status_says_so(tmp_path, reference):
+    lost = sorted(reference)[:2]
+    faults = Faults(kind="status", statuses=(503,), targets=frozenset(lost), attempts=None)
+    with serve("phpbb", faults=faults) as server:
+        proc, items = crawl(tmp_path, server.url)
+    assert proc.returncode == 1, proc.stderr[-3000:]
+    assert "2 thread pages could not be fetched" in proc.stderr
+    for target in lost:
+        assert f"failed: {server.url.rstrip('/')}{target} HTTP 503" in proc.stderr
+    exported = targets(items)
+    assert not exported & Counter(lost) and max(exported.values()) == 1
+    # the rest as without the fault, but for pages only the lost ones linked
+    assert set(exported) <= set(reference) and len(exported) >= len(reference) - 6
+    assert "'forumcrawl/failed/thread_pages': 2" in proc.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux) for a full disk")
+def test_a_full_disk_ends_the_crawl_with_status_1(tmp_path, forum_servers):
+    proc = forumcrawl_cmd(["crawl", "forum", forum_servers["phpbb"].url, "-O", "/dev/full:jsonl",
+                           "-s", "FORUMCRAWL_RULES_DIR=rules"], cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr[-3000:]
+    assert "cannot write the feed" in proc.stderr
+    assert "'finish_reason': 'feed_error'" in proc.stderr
+    # one traceback at most: Scrapy's own "Error storing" for the file it cannot close; not one
+    # per item, as before
+    assert proc.stderr.count("Traceback") <= 1
+
+
+def test_an_unwritable_feed_is_refused_before_the_crawl(tmp_path):
+    with serve("phpbb") as server:
+        proc = forumcrawl_cmd(["crawl", "forum", server.url, "-O", "/proc/nope/x.jsonl"], cwd=tmp_path)
+        assert proc.returncode == 2
+        assert "cannot write the feed /proc/nope/x.jsonl" in proc.stderr
+        assert len(server.requests) == 0, "nothing fetched for a crawl that could keep nothing"
+
+
+def test_two_crawls_cannot_write_one_feed(tmp_path):
+    faults = Faults(kind="slow", share=1.0, attempts=None, delay=0.2)  # keeps the first crawl running
+    with serve("phpbb", faults=faults) as server:
+        feed = tmp_path / "shared.jsonl"
+        first = subprocess.Popen([FORUMCRAWL, "crawl", "forum", server.url, "-O", str(feed), "-s",
+                                  "CLOSESPIDER_ITEMCOUNT=3", "-s", "FORUMCRAWL_RULES_DIR=rules"],
+                                 cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while not len(server.requests) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        second = forumcrawl_cmd(["crawl", "forum", server.url, "-O", str(feed)], cwd=tmp_path)
+        assert second.returncode == 2
+        assert "is being written by another crawl" in second.stderr
+        assert "%(worker)s" in second.stderr
+        _, log = first.communicate(timeout=240)
+    assert first.returncode == 0, log[-3000:]
+    assert len(read_items(feed)) == 3
+
+
+def test_feeds_append_only_where_the_file_stays_readable(tmp_path, forum_servers):
+    url = forum_servers["phpbb"].url
+    few = ["-s", "CLOSESPIDER_ITEMCOUNT=3"]
+    for feed in ("pages.json", "pages.xml", "pages.csv"):
+        proc, _ = crawl(tmp_path, url, *few, feed=feed)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    for feed in ("pages.json", "pages.xml"):
+        proc = forumcrawl_cmd(["crawl", "forum", url, "-o", feed, *few], cwd=tmp_path)
+        assert proc.returncode == 2 and "cannot append" in proc.stderr
+    proc = forumcrawl_cmd(["crawl", "forum", url, "-o", "pages.csv", *few, "-s", "FORUMCRAWL_RULES_DIR=rules"],
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = (tmp_path / "pages.csv").read_text("utf-8").splitlines()
+    assert sum(line.startswith("url,") for line in lines) == 1, "one header line"
+    for feed, pages in (("pages.json", 3), ("pages.xml", 3), ("pages.csv", 6)):
+        report = forumcrawl_cmd(["report", feed], cwd=tmp_path)
+        assert report.returncode == 0, report.stderr
+        assert f", {pages} pages, " in report.stdout.splitlines()[0]
+
+
+def test_stored_rules_are_checked_before_they_are_trusted(tmp_path):
+    """A forum served later at the address of another one: the stored rules do not fit, a
+    WARNING says so, and the site is learned again; the same forum again: they fit."""
+    with serve("xenforo") as server:
+        port, url = server.port, server.url
+        proc, fresh = crawl(tmp_path, url, feed="xenforo.jsonl")
+    assert proc.returncode == 0 and fresh
+    with serve("phpbb", port=port) as server:
+        proc, first = crawl(tmp_path, url, feed="phpbb-1.jsonl")
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert "the stored rules of 127.0.0.1" in proc.stderr and "no longer fit its pages" in proc.stderr
+        proc, again = crawl(tmp_path, url, feed="phpbb-2.jsonl")
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert "fit its pages" in proc.stderr and "no longer fit" not in proc.stderr
+    assert targets(again) == targets(first)
+    assert len(first) >= 0.9 * len(server.truth.topic_urls)
+    site = f"127.0.0.1:{port}"
+    listed = forumcrawl_cmd(["rules", "list", "--rules-dir", "rules"], cwd=tmp_path)
+    assert listed.returncode == 0 and listed.stdout.startswith(site) and "viewtopic" in listed.stdout
+    shown = forumcrawl_cmd(["rules", "show", site, "--rules-dir", "rules"], cwd=tmp_path)
+    assert json.loads(shown.stdout)["site"] == site
+    assert forumcrawl_cmd(["rules", "forget", site, "--rules-dir", "rules"], cwd=tmp_path).returncode == 0
+    assert forumcrawl_cmd(["rules", "show", site, "--rules-dir", "rules"], cwd=tmp_path).returncode == 1
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("FORUMCRAWL_LEARN_URL_SAMPLE=-5", "FORUMCRAWL_LEARN_URL_SAMPLE: expected a number above 0"),
+        ("FORUMCRAWL_LINK_MIN_PROBABILITY=1.5", "expected a probability from 0 to 1"),
+        ("FORUMCRAWL_RETRY_BACKOFF=-1", "FORUMCRAWL_RETRY_BACKOFF: expected 0 or more"),
+    ],
+)
+def test_settings_out_of_their_range_are_refused(tmp_path, setting, message):
+    proc = forumcrawl_cmd(["crawl", "forum", "http://127.0.0.1:9/", "-O", "x.jsonl", "-s", setting], cwd=tmp_path)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+
+
+def test_a_site_given_without_a_scheme_is_taken_as_http(tmp_path, forum_servers):
+    server = forum_servers["phpbb"]
+    proc, items = crawl(tmp_path, f"127.0.0.1:{server.port}", "-s", "CLOSESPIDER_ITEMCOUNT=3")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert len(items) == 3 and all(item["url"].startswith(server.url) for item in items)
