@@ -18,6 +18,7 @@ import pytest
 from scrapy import Spider
 
 from forumcrawl.cli import main
+from forumcrawl.mockforum import serve
 from forumcrawl.document import site_of
 from forumcrawl.navigation import PatternBudget
 from forumcrawl.redis.budgets import ClusterBudgets
@@ -718,8 +719,37 @@ def test_redis_back_within_the_budget_lets_the_crawl_finish(tmp_path, redis_serv
         # crawled again, and its item repeats under the same URL (never under an alias).
         assert set(thread_urls(truth, items)) >= readable_topics(truth), "a thread page was lost"
         assert len({item["url"] for item in items}) == len(set(thread_urls(truth, items)))
+        # items handled during the outage waited for Redis instead of failing in the pipelines
+        assert "Traceback" not in (folder / "log").read_text()
     finally:
         back.shutdown()
+
+
+def test_the_readme_cluster_commands_finish_a_150_thread_forum_at_the_shipped_settings(tmp_path, redis_server):
+    """``forumcrawl push forum URL``, then the README's worker command twice from one shell
+    (``-O 'threads-%(worker)s.jsonl'``), nothing else set: both workers close by themselves and
+    every thread page is exported once, across their two files."""
+    with serve("phpbb", boards=6, threads_per_board=25) as server:
+        truth = server.truth
+        assert len(truth.threads) == 150
+        env = {**os.environ, "FORUMCRAWL_REDIS_URL": redis_url(redis_server)}
+        forumcrawl = [sys.executable, "-m", "forumcrawl"]
+        pushed = subprocess.run([*forumcrawl, "push", "forum", server.url], env=env, cwd=tmp_path,
+                                capture_output=True, text=True, timeout=60)
+        assert pushed.returncode == 0, pushed.stderr
+        command = [*forumcrawl, "crawl", "forum_redis", "-O", "threads-%(worker)s.jsonl"]
+        logs = [(tmp_path / f"worker{i}.log").open("w") for i in range(2)]
+        workers = [subprocess.Popen(command, env=env, cwd=tmp_path, stderr=log) for log in logs]
+        codes = [worker.wait(timeout=600) for worker in workers]
+    assert codes == [0, 0], [(tmp_path / f"worker{i}.log").read_text()[-3000:] for i in range(2)]
+    feeds = sorted(tmp_path.glob("threads-*.jsonl"))
+    assert len(feeds) == 2, "one feed per worker"
+    items = [json.loads(line) for feed in feeds for line in feed.read_text("utf-8").splitlines() if line]
+    urls = thread_urls(truth, items)
+    assert len(urls) == len(set(urls)), "a thread page was exported twice"
+    assert set(urls) >= readable_topics(truth), "a thread page was lost"
+    for i in range(2):
+        assert "'finish_reason': 'finished'" in (tmp_path / f"worker{i}.log").read_text()
 
 
 

@@ -14,12 +14,23 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-__all__ = ["FAULT_KINDS", "Faults"]
+__all__ = ["FAULT_KINDS", "Fault", "Faults", "first_fault"]
 
 #: What a spoilt request gets.
 FAULT_KINDS = ("status", "reset", "truncate", "slow")
+
+
+class Fault(NamedTuple):
+    """How one request is spoilt."""
+
+    kind: str
+    status: int
+    delay: float
+    retry_after: int | None
 
 
 @dataclass
@@ -56,15 +67,15 @@ class Faults:
         digest = hashlib.sha256(f"{self.seed}:{target}".encode()).digest()
         return int.from_bytes(digest[:4], "big") / 2**32 < self.share
 
-    def take(self, target: str) -> tuple[str, int] | None:
-        """The fault for this request of ``target`` (its kind and, for ``status``, the status),
-        or None to answer normally; counts the request."""
+    def take(self, target: str) -> Fault | None:
+        """The fault of this request of ``target``, or None to answer normally; counts the
+        request."""
         with self._lock:
             attempt = self._seen[target]
             self._seen[target] += 1
         if not self.affects(target) or (self.attempts is not None and attempt >= self.attempts):
             return None
-        return self.kind, self.statuses[attempt % len(self.statuses)]
+        return Fault(self.kind, self.statuses[attempt % len(self.statuses)], self.delay, self.retry_after)
 
     def spoilt(self) -> int:
         """Requests spoilt so far."""
@@ -74,3 +85,9 @@ class Faults:
             n if self.attempts is None else min(n, self.attempts)
             for target, n in seen.items() if self.affects(target)
         )
+
+
+def first_fault(faults: Sequence[Faults], target: str) -> Fault | None:
+    """The fault of the first of ``faults`` that spoils this request (each counts it)."""
+    found = [fault.take(target) for fault in faults]
+    return next((fault for fault in found if fault is not None), None)

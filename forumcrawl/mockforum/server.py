@@ -14,13 +14,13 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 from urllib.parse import urljoin
 
-from forumcrawl.mockforum.faults import Faults
+from forumcrawl.mockforum.faults import Faults, first_fault
 from forumcrawl.mockforum.site import FAMILIES, ForumSite, request_target
 from forumcrawl.mockforum.truth import SiteTruth
 
@@ -78,7 +78,7 @@ class _HTTPServer(ThreadingHTTPServer):
 
     def __init__(
         self, address: tuple[str, int], site: ForumSite, log: RequestLog, keep_alive: bool = False,
-        faults: Faults | None = None,
+        faults: Sequence[Faults] = (),
     ) -> None:
         self.site = site
         self.log = log
@@ -94,21 +94,21 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, *, body: bool) -> None:
         target = request_target(self.path)
         self.server.log.add(target)
-        fault = self.server.faults.take(target) if self.server.faults is not None else None
-        kind, status = fault or ("", 0)
-        if kind == "reset":
+        fault = first_fault(self.server.faults, target)
+        if fault is not None and fault.kind == "reset":
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)
             return
-        if kind == "slow":
-            time.sleep(self.server.faults.delay)  # type: ignore[union-attr]
+        if fault is not None and fault.kind == "slow":
+            time.sleep(fault.delay)
         response = self.server.site.render(target)
+        kind = fault.kind if fault is not None else ""
         content = response.body[: len(response.body) // 2] if kind == "truncate" else response.body
         try:
-            if kind == "status":
-                self.send_response(status)
-                if self.server.faults.retry_after is not None:  # type: ignore[union-attr]
-                    self.send_header("Retry-After", str(self.server.faults.retry_after))  # type: ignore[union-attr]
+            if fault is not None and kind == "status":
+                self.send_response(fault.status)
+                if fault.retry_after is not None:
+                    self.send_header("Retry-After", str(fault.retry_after))
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 content = b"<html><body><h1>Service unavailable</h1></body></html>"
             else:
@@ -145,12 +145,13 @@ class MockForumServer:
 
     def __init__(
         self, site: ForumSite, host: str = "127.0.0.1", port: int = 0, keep_alive: bool = False,
-        faults: Faults | None = None,
+        faults: Faults | Sequence[Faults] = (),
     ) -> None:
         self.site = site
         self.requests = RequestLog()
-        self.faults = faults
-        self._httpd = _HTTPServer((host, port), site, self.requests, keep_alive, faults)
+        #: Faults injected (:mod:`forumcrawl.mockforum.faults`); the first that spoils a request wins.
+        self.faults = (faults,) if isinstance(faults, Faults) else tuple(faults)
+        self._httpd = _HTTPServer((host, port), site, self.requests, keep_alive, self.faults)
         self.host, self.port = self._httpd.server_address[:2]
         self.url = f"http://{self.host}:{self.port}/"
         self._stopped = False
@@ -208,14 +209,14 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 0,
     keep_alive: bool = False,
-    faults: Faults | None = None,
+    faults: Faults | Sequence[Faults] = (),
     **site_options: Any,
 ) -> MockForumServer:
     """Start serving a site (a family name builds one; ``preset=`` and ForumSite arguments apply).
 
     ``port=0`` picks a free port; read it from ``.url``. ``keep_alive``: HTTP/1.1 persistent
-    connections (see the module's docstring). ``faults``: transient faults to inject
-    (:mod:`forumcrawl.mockforum.faults`).
+    connections (see the module's docstring). ``faults``: faults to inject
+    (:mod:`forumcrawl.mockforum.faults`), the first that spoils a request wins.
     """
     if isinstance(family_or_site, ForumSite):
         if site_options:
