@@ -119,8 +119,7 @@ def describe(family: str, result: FamilyResult) -> list[str]:
         f"  threads       {result.threads_found} of {result.threads} found",
         f"  thread pages  {result.pages_found} of {result.pages} exported{extra_pages}",
         f"  posts         {result.posts_found} of {result.posts} found with their text{extra_posts}",
-        f"                {result.authors_right} with the right author, "
-        f"{result.dates_right} with the right date",
+        f"{'':16}{result.authors_right} with the right author, {result.dates_right} with the right date",
     ]
     if result.missed:
         shown = "; ".join(result.missed[:SHOWN_MISSES])
