@@ -66,6 +66,12 @@ FORUMCRAWL_INCREMENTAL: bool = False
 #: Folder of the crawl states of FORUMCRAWL_INCREMENTAL, one JSON file per site.
 FORUMCRAWL_STATE_DIR: str = ".forumcrawl/state"
 
+# Reports
+#: Write the crawl's stats (requests, failures, start and end, forumcrawl's counters) to this JSON
+#: file when it ends, for ``forumcrawl report --stats``; empty: none. One file per process: give
+#: each cluster worker its own name.
+FORUMCRAWL_STATS_FILE: str = ""
+
 # Dropped records
 #: Drop a page whose site, title and text equal an exported page's (one page, several URLs).
 FORUMCRAWL_DEDUP_ENABLED: bool = True

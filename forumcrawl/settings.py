@@ -39,6 +39,7 @@ DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 ADDONS = {"forumcrawl.addon.ForumcrawlAddon": 0}
 
 SPIDER_MIDDLEWARES = {"forumcrawl.middlewares.LinkScoringMiddleware": 600}
+EXTENSIONS = {"forumcrawl.statsfile.StatsFile": 900}
 DOWNLOADER_MIDDLEWARES = {
     "forumcrawl.middlewares.NavigationMiddleware": 50,
     "forumcrawl.middlewares.LoginWallMiddleware": 620,

@@ -173,7 +173,9 @@ def run(args: argparse.Namespace) -> int:
         "LOG_LEVEL": "DEBUG" if args.verbose else "WARNING",
     }
     if sys.stderr.isatty():
-        settings["EXTENSIONS"] = {"forumcrawl.progress.ProgressLine": 0}
+        from forumcrawl.settings import EXTENSIONS
+
+        settings["EXTENSIONS"] = {**EXTENSIONS, "forumcrawl.progress.ProgressLine": 0}
     started = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory(prefix="forumcrawl-demo-") as rules_dir:
