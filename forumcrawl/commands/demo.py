@@ -157,8 +157,8 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output)
     print(
         f"forumcrawl demo: serving {_forums(len(families))} on 127.0.0.1 "
-        f"({', '.join(families)}) and crawling them from their front pages; "
-        "this takes about half a minute…",
+        f"({', '.join(families)}) and crawling {'it' if len(families) == 1 else 'them'} from the "
+        "front page; this takes under a minute…",
         file=sys.stderr, flush=True,
     )
     # Relative times ("3 小时前") count back from the forum's clock: set it to the crawl's, so a
