@@ -15,7 +15,7 @@ FORUMCRAWL_EXTRACT_CASCADE: list[str] = ["ksf", "template", "dom", "cx"]
 #: Judge every exported page's posts (or text blocks) with the Naive Bayes value filter: a
 #: worthless first post drops the page, later ones are flagged (``Post.worthless``). Off:
 #: it dropped 5 of 800 content pages of the evaluation folders and flags real short posts in
-#: languages it knows few words of (docs: How extraction works, "The value filter"): too often
+#: languages it knows few words of (see "How extraction works", "The value filter"): too often
 #: wrong to drop data unasked.
 FORUMCRAWL_VALUE_FILTER_ENABLED: bool = False
 #: With the filter on, remove worthless later posts and text blocks instead of flagging (posts) or
