@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -37,7 +38,8 @@ from forumcrawl.extractors.navigation import pattern_key
 
 from forumcrawl.evaluation import match_posts
 
-PYBBM_PYTHON = Path("/tmp/forums/pybbm/venv/bin/python")
+#: The zoo's pybbm venv (benchmarks/forums/common/engine.sh installs engines under FORUMS_HOME).
+PYBBM_PYTHON = Path(os.environ.get("FORUMS_HOME") or Path(tempfile.gettempdir()) / "forums") / "pybbm/venv/bin/python"
 
 #: Adds posts to random topics through pybbm's ORM; prints each post's author and creation time.
 PYBBM_GROW = """

@@ -1,6 +1,6 @@
 """FORUMCRAWL_* settings given as text (``-s NAME=VALUE``, environment variables), typed once.
 
-Scrapy splits a list setting given as text on commas, so the JSON list the README shows
+Scrapy splits a list setting given as text on commas, so the JSON list the docs show
 (``["template","cx"]``) became the stages ``["template"`` and ``"cx"]``, and a bad number surfaced
 as a traceback from deep inside a component. Here each text value takes the type of its default in
 :mod:`forumcrawl.defaults` (a list from JSON or from a comma list), and a value that does not fit

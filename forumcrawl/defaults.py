@@ -1,25 +1,29 @@
 """Every ``FORUMCRAWL_*`` setting with its default, grouped by component.
 
 Components read these only in ``from_crawler`` and pass plain values on; extractors never read
-settings. README's settings table lists the same names (a test checks it).
+settings. The docs' settings reference is generated from this file (docs/hooks/settings_table.py):
+each setting's ``#:`` comment is its description there, and blank lines separate its tables.
 """
 
 from __future__ import annotations
 
+# Retries
 #: Seconds before the first retry of a failed fetch, doubled for each later one (Scrapy's
 #: RETRY_TIMES and RETRY_HTTP_CODES say which and how often); a server's Retry-After wins when longer.
 FORUMCRAWL_RETRY_BACKOFF: float = 0.5
 #: Longest pause before a retry, whatever Retry-After asks.
 FORUMCRAWL_RETRY_BACKOFF_MAX: float = 60.0
 
+# Extraction
 #: Cascade stages tried in order on every content page until one yields text (``ksf``: the
 #: learned keyword-scoring rule; ``template``: page-cluster templates; ``dom``: DOM node density
 #: and position; ``cx``: line blocks).
 FORUMCRAWL_EXTRACT_CASCADE: list[str] = ["ksf", "template", "dom", "cx"]
-#: Judge every exported page's posts (or text blocks) with the Naive Bayes value filter (seed 000
-#: §3.4): a worthless first post drops the page, later ones are flagged (``Post.worthless``). Off:
+#: Judge every exported page's posts (or text blocks) with the Naive Bayes value filter: a
+#: worthless first post drops the page, later ones are flagged (``Post.worthless``). Off:
 #: it dropped 5 of 800 content pages of the evaluation folders and flags real short posts in
-#: languages it knows few words of (README, "Value filter"): too often wrong to drop data unasked.
+#: languages it knows few words of (see "How extraction works", "The value filter"): too often
+#: wrong to drop data unasked.
 FORUMCRAWL_VALUE_FILTER_ENABLED: bool = False
 #: With the filter on, remove worthless later posts and text blocks instead of flagging (posts) or
 #: keeping (blocks) them; the item's text and reply count follow the kept posts.
@@ -31,7 +35,8 @@ FORUMCRAWL_EXTRACT_MIN_CHARS: int = 20
 #: Pages with larger bodies are skipped (logged and counted) before decoding.
 FORUMCRAWL_MAX_PAGE_BYTES: int = 20 * 1024 * 1024
 
-#: Score followed links with the SVM link classifier (seed 002 §1) until the site's URL rule exists.
+# Link scoring
+#: Score followed links with the SVM link classifier until the site's URL rule exists.
 FORUMCRAWL_LINK_SCORING_ENABLED: bool = True
 #: Path of a ``links.json`` model (``forumcrawl train links --out DIR``); empty: the shipped model.
 FORUMCRAWL_LINK_MODEL: str = ""
@@ -39,15 +44,17 @@ FORUMCRAWL_LINK_MODEL: str = ""
 #: (list pages are navigation, yet must be followed to reach threads).
 FORUMCRAWL_LINK_MIN_PROBABILITY: float = 0.0
 
+# Navigation
 #: Once a site's rules exist, fetch each thread page once (whatever URL form links it) and only
 #: the other pages whose URL pattern keeps leading to new thread pages; off: follow every link.
 FORUMCRAWL_NAVIGATION_ENABLED: bool = True
 
+# Learning
 #: Learn each site's rules (topic URL rule, extraction rule) from a sample of the crawl.
 FORUMCRAWL_LEARN_ENABLED: bool = True
 #: How many distinct URLs of a site to collect before clustering them (USC).
 FORUMCRAWL_LEARN_URL_SAMPLE: int = 300
-#: How many topic pages of a site to learn the extraction rule from (KSF, paper: 5).
+#: How many topic pages of a site to learn the extraction rule from (KSF).
 FORUMCRAWL_LEARN_PAGE_SAMPLE: int = 5
 #: Thread pages a site's extraction rule may miss (template drift) before it is learned again.
 FORUMCRAWL_LEARN_RELEARN_AFTER: int = 20
@@ -56,6 +63,7 @@ FORUMCRAWL_RULES_DIR: str = ".forumcrawl/rules"
 #: Class of the rule store (built with ``from_crawler``); the add-on sets the Redis store in Redis mode.
 FORUMCRAWL_RULES_STORE: str = "forumcrawl.sitemodel.FileRuleStore"
 
+# Records and recrawls
 #: What one exported record is: ``page`` (one ForumThread per thread page) or ``thread`` (one
 #: WholeThread per thread, emitted once all its pages are in, or incomplete at the crawl's end).
 FORUMCRAWL_ITEM: str = "page"
@@ -65,11 +73,19 @@ FORUMCRAWL_INCREMENTAL: bool = False
 #: Folder of the crawl states of FORUMCRAWL_INCREMENTAL, one JSON file per site.
 FORUMCRAWL_STATE_DIR: str = ".forumcrawl/state"
 
+# Reports
+#: Write the crawl's stats (requests, failures, start and end, forumcrawl's counters) to this JSON
+#: file when it ends, for ``forumcrawl report --stats``; empty: none. One file per process: give
+#: each cluster worker its own name.
+FORUMCRAWL_STATS_FILE: str = ""
+
+# Dropped records
 #: Drop a page whose site, title and text equal an exported page's (one page, several URLs).
 FORUMCRAWL_DEDUP_ENABLED: bool = True
 #: Drop items whose extracted text is empty (counted as forumcrawl/drop/empty).
 FORUMCRAWL_DROP_EMPTY: bool = True
 
+# Cluster (Redis)
 #: ``redis://host:port/db`` or ``unix:///path.sock`` of the cluster's Redis; empty: embedded crawl.
 #: Setting it (or scrapy-redis's REDIS_URL or REDIS_HOST) switches scheduler, dupefilter, seeds,
 #: rule store, stats and pipelines to Redis (the add-on).

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
-__all__ = ["FORMATS", "add_format_option", "write_rows"]
+__all__ = ["FORMATS", "add_format_option", "fit", "write_rows"]
 
 FORMATS = ("table", "tsv", "jsonl")
 
@@ -23,6 +24,25 @@ def add_format_option(parser: argparse.ArgumentParser, table: str, rows: str) ->
         help=f"table (default, for reading): {table}; tsv or jsonl: {rows}, nothing cut (the "
         "summary goes to standard error)",
     )
+
+
+def _columns(ch: str) -> int:
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut (with "…") and padded to ``width`` terminal columns: a Chinese character
+    takes two, so a table of Chinese anchors keeps its columns."""
+    text = " ".join(text.split())
+    if sum(map(_columns, text)) > width:
+        used, kept = 1, []
+        for ch in text:
+            if used + _columns(ch) > width:
+                break
+            used += _columns(ch)
+            kept.append(ch)
+        text = "".join(kept) + "…"
+    return text + " " * (width - sum(map(_columns, text)))
 
 
 def _tsv_cell(value: Any) -> str:

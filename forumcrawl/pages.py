@@ -182,7 +182,7 @@ class ValueFilter:
 
     Later posts are worthless at :data:`VALUE_POST_MIN_WORTHLESS`; the opening post and every
     block at :data:`VALUE_MIN_WORTHLESS`, the stricter one, because calling the opening unit
-    worthless loses the whole page (see README, "Value filter").
+    worthless loses the whole page (docs: How extraction works, "The value filter").
     """
 
     def __init__(self, *, drop: bool = False, model_path: str | None = None) -> None:

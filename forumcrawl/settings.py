@@ -50,12 +50,14 @@ DOWNLOADER_MIDDLEWARES = {
 }
 
 #: Scrapy's core stats without the local requests (wake-ups, learning triggers) that are not pages;
-#: Scrapy's feed exporter that ends the crawl when its feed cannot be written.
+#: Scrapy's feed exporter that ends the crawl when its feed cannot be written; the stats file of
+#: FORUMCRAWL_STATS_FILE.
 EXTENSIONS = {
     "scrapy.extensions.corestats.CoreStats": None,
     "forumcrawl.local.CoreStats": 0,
     "scrapy.extensions.feedexport.FeedExporter": None,
     "forumcrawl.feeds.FeedExporter": 0,
+    "forumcrawl.statsfile.StatsFile": 900,
 }
 
 ITEM_PIPELINES = {

@@ -196,15 +196,6 @@ def test_scrapy_crawl_usage_errors_end_in_one_line(tmp_path, args, message):
     assert last.startswith("scrapy crawl: error: ") and message in last, proc.stderr
 
 
-def test_demo_logs_each_line_once(tmp_path):
-    proc = forumcrawl_cmd(["demo", "--families", "phpbb"], cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "phpbb" in proc.stdout and "topic precision 1.00 recall 1.00" in proc.stdout
-    lines = proc.stderr.splitlines()
-    assert len(lines) == len(set(lines)) and len(lines) < 20, proc.stderr
-    assert "Dropped" not in proc.stderr
-
-
 def test_each_command_reads_its_options_when_only_its_own_are_built(capsys):
     # main() builds only the options of the command it runs: each reads them as when all are built.
     from forumcrawl.cli import build_parser

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import unicodedata
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 
@@ -95,6 +96,21 @@ def test_links_tsv_cuts_nothing_where_the_table_does(tmp_path, forum_servers):
     assert "…" in table.stdout
     assert table.stdout.splitlines()[0] == tsv.stderr.strip()
     assert len(table.stdout.splitlines()) == len(rows) + 1
+
+
+@pytest.mark.parametrize("family", ["phpbb", "discuz"])
+def test_links_table_fits_100_columns(tmp_path, forum_servers, family):
+    """A terminal of 100 columns shows the table unwrapped, Chinese anchors (two columns a
+    character) included; the features are left to --format tsv/jsonl."""
+    server = forum_servers[family]
+    thread = max(server.truth.topic_urls, key=len)
+    proc = forumcrawl_cmd(["links", thread], cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    rows = proc.stdout.splitlines()[1:]
+    assert len(rows) > 10
+    width = [sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in row) for row in rows]
+    assert max(width) <= 100, rows[width.index(max(width))]
+    assert all(re.match(r"[01]\.\d\d  ", row) for row in rows) and "same_site=" not in proc.stdout
 
 
 def test_urls_rows_with_fetched_evidence(tmp_path, forum_servers):

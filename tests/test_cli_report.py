@@ -1,43 +1,59 @@
-"""``forumcrawl report``: counts checked against the mock forum's truth, HTML drawn by a real
-headless Chromium (skipped when none is installed)."""
+"""``forumcrawl report``: counts checked against the mock forum's truth, per site and board, with
+the crawl's own facts from its stats file; the HTML drawn by a real headless Chromium (skipped when
+none is installed: Debian's ``chromium`` package, which pip cannot install)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import struct
 import subprocess
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from forumcrawl.commands.report import BROWSERS
-from forumcrawl.report import summarize
+from forumcrawl.commands.report import BROWSERS, CHROMIUM_FLAGS, PNG_WIDTH
+from forumcrawl.report import FONT_STACK, render_html, summarize
 from tests.test_cli_crawl import forumcrawl_cmd, read_items
 
 CHROMIUM = next((b for b in map(shutil.which, BROWSERS) if b), None)
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no Chromium: the screenshot test needs Debian's chromium package (apt-get install "
+           "chromium fonts-noto-cjk), which the README's pip commands cannot install",
+)
 
 
-def test_summary_counts_posts_articles_and_misses():
+def test_summary_counts_per_site_and_board_with_misses_and_examples():
     items = [
         {"site": "s", "board": "A", "title": "t1", "method": "ksf", "author": "x", "text": "..",
-         "published": "2024-01-02T10:00:00",
+         "url": "http://s/t1", "published": "2024-01-02T10:00:00",
          "posts": [{"author": "x", "published": "2024-01-02T10:00:00"},
                    {"author": "", "published": None}]},
         {"site": "s", "board": "A", "title": "t1", "method": "template", "author": "y", "text": ".",
-         "published": "2024-01-03T10:00:00", "posts": [{"author": "y", "published": "2024-01-03"}]},
+         "url": "http://s/t1?page=2", "published": "2024-01-03T10:00:00",
+         "posts": [{"author": "y", "published": "2024-01-03"}]},
         {"site": "s", "title": "", "method": "cx", "author": None, "text": "an article",
-         "published": "2024-01-03T08:00:00"},
+         "url": "http://s/a", "published": "2024-01-03T08:00:00"},
+        {"site": "other", "board": "A", "title": "t1", "method": "ksf", "author": "x", "text": "x",
+         "url": "http://other/t1", "published": "2024-01-05", "posts": [{"author": "x", "published": "2024-01-05"}]},
     ]
     summary = summarize(items)
-    assert (summary.threads, summary.pages, summary.posts) == (2, 3, 4)
-    assert summary.threads_by_board == Counter({"A": 1, "(no board)": 1})
-    assert summary.posts_by_day == Counter({"2024-01-02": 1, "2024-01-03": 2})
-    assert summary.authors == Counter({"x": 1, "y": 1})
-    assert summary.methods == Counter({"ksf": 1, "template": 1, "cx": 1})
-    assert summary.missing == Counter(
-        {"page/title": 1, "page/author": 1, "post/author": 2, "post/published": 1}
-    )
+    assert (len(summary.threads), summary.pages, summary.posts) == (3, 4, 5)
+    assert summary.sites == ["s", "other"]
+    assert [(b, c.threads, c.pages, c.posts) for b, c in summary.boards_of("s")] == [("A", 1, 2, 3), ("(no board)", 1, 1, 1)]
+    assert [(b, c.threads, c.posts, c.last_post) for b, c in summary.boards_of("other")] == [("A", 1, 1, "2024-01-05")]
+    assert summary.threads["s", "A", "t1"].pages == 2 and summary.threads["s", "A", "t1"].posts == 3
+    assert summary.posts_by_day == Counter({"2024-01-02": 1, "2024-01-03": 2, "2024-01-05": 1})
+    assert summary.authors == Counter({("s", "x"): 1, ("s", "y"): 1, ("other", "x"): 1})
+    assert summary.methods == Counter({("s", "ksf"): 1, ("s", "template"): 1, ("s", "cx"): 1, ("other", "ksf"): 1})
+    assert summary.missing == Counter({"page/title": 1, "page/author": 1, "post/author": 2, "post/published": 1})
+    assert summary.miss_examples["post/author"] == ["http://s/t1", "http://s/a"]
+    page = render_html(summary, "r")
+    assert "<tr><td>s</td><td>A</td>" in page and "<tr><td>other</td><td>A</td>" in page, \
+        "boards of two sites are two rows"
+    assert '<a href="http://s/a">http://s/a</a>' in page, "misses link their example pages"
 
 
 def test_a_whole_thread_record_counts_as_its_pages():
@@ -46,68 +62,129 @@ def test_a_whole_thread_record_counts_as_its_pages():
               "posts": [{"author": "x", "published": "2024-01-02"},
                         {"author": "y", "published": "2024-01-03"}]}]
     summary = summarize(items)
-    assert (summary.threads, summary.pages, summary.posts) == (1, 2, 2)
+    assert (len(summary.threads), summary.pages, summary.posts) == (1, 2, 2)
     assert not summary.missing  # a thread record has no text of its own
-    assert summary.methods == Counter({"(whole thread)": 1})
+    assert summary.methods == Counter({("s", "(whole thread)"): 1})
+
+
+def test_the_page_declares_cjk_fonts_and_the_feeds_language():
+    items = [{"site": "s", "board": "电脑硬件", "title": "显卡", "language": "zh", "text": "好",
+              "author": "大白菜", "published": "2024-01-02", "posts": [{"author": "大白菜", "published": "2024-01-02"}]}]
+    page = render_html(summarize(items), "r")
+    assert '<html lang="zh">' in page and "电脑硬件" in page
+    assert FONT_STACK in page and "Noto Sans CJK SC" in FONT_STACK and "Microsoft YaHei" in FONT_STACK
+    assert "max-width" not in page, "a full-width page"
 
 
 @pytest.fixture(scope="module")
 def feed(tmp_path_factory, forum_servers):
-    """A real crawl of the phpBB-like forum, and its truth."""
-    server = forum_servers["phpbb"]
+    """A real crawl of the phpBB-like and the Discuz!-like (Chinese) forums, with its stats file."""
+    servers = [forum_servers["phpbb"], forum_servers["discuz"]]
     folder = tmp_path_factory.mktemp("report")
     proc = forumcrawl_cmd(
-        ["crawl", "forum", server.url, "-O", "items.jsonl", "-L", "WARNING"], cwd=folder
+        ["crawl", "forum", *(s.url for s in servers), "-O", "items.jsonl", 
+         "-s", "FORUMCRAWL_STATS_FILE=stats.json", "-L", "WARNING"], cwd=folder,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    return folder, server.truth
+    return folder, servers
 
 
-def test_report_counts_match_the_truth(feed):
-    folder, truth = feed
-    proc = forumcrawl_cmd(["report", "items.jsonl", "--html", "report.html"], cwd=folder)
+def test_report_counts_match_the_truth_per_site(feed):
+    folder, servers = feed
+    proc = forumcrawl_cmd(["report", "items.jsonl", "--html", "report.html", "--stats", "stats.json"],
+                          cwd=folder)
     assert proc.returncode == 0, proc.stderr
-    posts = sum(len(truth.posts_for(url)) for url in truth.topic_urls)
+    truths = [s.truth for s in servers]
+    posts = sum(len(t.posts_for(url)) for t in truths for url in t.topic_urls)
+    threads = sum(len(t.threads) for t in truths)
+    pages = sum(len(t.topic_urls) for t in truths)
     lines = proc.stdout.splitlines()
-    totals = f"{len(truth.threads)} threads, {len(truth.topic_urls)} pages, {posts} posts"
+    totals = f"{threads} threads, {pages} pages, {posts} posts"
     assert lines[0] == f"items.jsonl: {totals}"
-    boards = Counter(thread.board for thread in truth.threads)
-    for board, threads in boards.items():
-        assert any(line.split(None, 4)[4:] == [board] and line.split()[0] == str(threads)
-                   for line in lines)
+    stats = json.loads((folder / "stats.json").read_text("utf-8"))
+    assert lines[1].startswith("crawl: ") and f"{stats['downloader/request_count']} requests" in lines[1]
+    for server in servers:
+        site = server.url.split("/")[2]
+        block = lines[lines.index(site) + 1:]
+        boards = Counter(thread.board for thread in server.truth.threads)
+        for board, count in boards.items():
+            assert any(line.split(None, 4)[4:] == [board] and line.split()[0] == str(count)
+                       for line in block[:len(boards)]), (site, board)
     assert "methods: ksf" in proc.stdout and "empty: none" in proc.stdout
     page = (folder / "report.html").read_text("utf-8")
-    assert totals in page
+    assert totals in page and f"{stats['downloader/request_count']:,}" in page
     items = read_items(folder / "items.jsonl")
-    author, count = Counter(p["author"] for it in items for p in it["posts"]).most_common(1)[0]
+    (site, author), count = Counter((it["site"], p["author"]) for it in items for p in it["posts"]).most_common(1)[0]
     assert f"top authors: {author} {count}" in proc.stdout
 
 
-def test_bad_feed_is_one_line(tmp_path):
+def test_bad_feed_and_bad_stats_are_one_line(tmp_path):
     (tmp_path / "bad.jsonl").write_text('{"url": "a"}\n[1]\n', "utf-8")
     proc = forumcrawl_cmd(["report", "bad.jsonl"], cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr == "forumcrawl report: error: bad.jsonl:2: expected a JSON object\n"
+    (tmp_path / "good.jsonl").write_text('{"url": "a"}\n', "utf-8")
+    (tmp_path / "stats.json").write_text("not json", "utf-8")
+    proc = forumcrawl_cmd(["report", "good.jsonl", "--stats", "stats.json"], cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.startswith("forumcrawl report: error: stats.json: not a stats file")
 
 
 @needs_chromium
-def test_report_renders_in_headless_chromium(feed):
-    folder, truth = feed
+def test_report_renders_in_headless_chromium(feed, tmp_path):
+    folder, servers = feed
     proc = forumcrawl_cmd(
-        ["report", "items.jsonl", "--html", "r.html", "--png", "r.png"], cwd=folder
+        ["report", "items.jsonl", "--stats", "stats.json", "--html", "r.html", "--png", "r.png"], cwd=folder
     )
     assert proc.returncode == 0, proc.stderr
     dom = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+        [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
          (folder / "r.html").as_uri()],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout
-    assert '<p id="totals">' in dom and f"{len(truth.threads)} threads" in dom
-    assert dom.count("<rect ") >= len({t.board for t in truth.threads})
+    assert 'id="totals"' in dom and all(s.url.split("/")[2] in dom for s in servers)
+    assert "电脑硬件" in dom or any(t.board in dom for t in servers[1].truth.threads)
     png = (folder / "r.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])
-    assert width == 1000 and height > 400
+    assert width == PNG_WIDTH and height > 1000
     image = pytest.importorskip("matplotlib.image").imread(folder / "r.png")
     bar = (abs(image[..., :3] - (0x4A / 255, 0x7A / 255, 0xB5 / 255)) < 0.02).all(axis=-1)
-    assert bar.sum() > 1000  # the bars were drawn, in their colour
+    assert bar.sum() > 1000  # the activity chart was drawn, in its colour
+    right = image[:, width * 3 // 4:, :3]
+    assert (right < 0.5).all(axis=-1).sum() > 500, "the page's right quarter holds text: full width"
+
+
+def _cells(chars: str, folder: Path, name: str) -> list:
+    """``chars`` drawn by headless Chromium in the report's fonts, one 100-pixel cell each; the
+    dark pixels of each cell."""
+    spans = "".join(f"<span>{c}</span>" for c in chars)
+    style = (f"body{{margin:0;font:60px {FONT_STACK}}}"
+             "span{display:inline-block;width:100px;height:100px;text-align:center;overflow:hidden}")
+    page = folder / f"{name}.html"
+    page.write_text(f'<html lang="zh"><head><style>{style}</style></head><body>{spans}</body></html>', "utf-8")
+    subprocess.run(
+        [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={folder / ('profile-' + name)}", "--window-size=600,300",
+         f"--screenshot={folder / (name + '.png')}", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    ink = (pytest.importorskip("matplotlib.image").imread(folder / f"{name}.png")[..., :3] < 0.5).all(axis=-1)
+    return [ink[:100, 100 * i:100 * (i + 1)] for i in range(len(chars))]
+
+
+def _unlike(a, b) -> float:
+    """Share of two cells' ink that is not common to both."""
+    return float((a ^ b).sum() / max(int(a.sum() + b.sum()), 1))
+
+
+@needs_chromium
+def test_cjk_text_renders_as_glyphs_not_boxes(tmp_path):
+    """With the report's font stack, four Chinese characters are four different shapes. A browser
+    without a font for them draws each as the same missing-glyph box, as it draws characters of the
+    private use area here, which no font has."""
+    if not subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True, check=False).stdout.strip():
+        pytest.skip("no CJK font installed (Debian: fonts-noto-cjk)")
+    boxes = _cells("\U000f0001\U000f0102\U000f0a03\U000f0b04", tmp_path, "boxes")
+    assert all(b.sum() > 100 for b in boxes) and _unlike(boxes[0], boxes[3]) < 0.1, "the reference boxes"
+    glyphs = _cells("电脑硬件", tmp_path, "cjk")
+    assert all(g.sum() > 300 for g in glyphs), "every character drawn"
+    assert min(_unlike(a, b) for i, a in enumerate(glyphs) for b in glyphs[i + 1:]) > 0.3

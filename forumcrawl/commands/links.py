@@ -17,9 +17,10 @@ from typing import Any
 NAME = "links"
 HELP = "print every link of a page (.html, .html.gz or an http(s) URL) with its probability and features"
 
-#: Width of the anchor-text and URL columns of the table.
+#: Widths of the table's anchor-text and URL columns: with the probability and the gaps between
+#: columns a row fits 100 columns. The features behind each probability are in --format tsv/jsonl.
 TEXT_WIDTH = 24
-URL_WIDTH = 70
+URL_WIDTH = 68
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,12 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sort", action="store_true", help="most probable first instead of page order"
     )
-    add_format_option(parser, "long text and URLs cut to fit", "one link a line")
+    add_format_option(parser, "long text and URLs cut to fit 100 columns, no features",
+                      "one link a line, with its features")
     add_timeout_option(parser)
-
-
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _load(args: argparse.Namespace) -> tuple[bytes, str, str | None]:
@@ -77,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from forumcrawl.cli import CommandError
     from forumcrawl.document import Document, DocumentError
     from forumcrawl.extractors.links import link_records, load_link_model
-    from forumcrawl.output import write_rows
+    from forumcrawl.output import fit, write_rows
 
     fmt = args.format
     if args.timeout <= 0:
@@ -106,9 +104,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if fmt == "table":
         for i in order:
-            shown = " ".join(f"{name}={value:.3g}" for name, value in zip(names, values[i]))
-            text, href = _clip(records[i].text, TEXT_WIDTH), _clip(records[i].href, URL_WIDTH)
-            print(f"{probabilities[i]:.2f}  {text:{TEXT_WIDTH}}  {href:{URL_WIDTH}}  {shown}")
+            text, href = fit(records[i].text, TEXT_WIDTH), fit(records[i].href, URL_WIDTH)
+            print(f"{probabilities[i]:.2f}  {text}  {href}".rstrip())
         return 0
     rows: list[dict[str, Any]] = []
     for i in order:

@@ -11,7 +11,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
-sys.path.insert(0, os.environ.get("ASKBOT_SITE_DIR", "/tmp/forums/askbot/qa"))
+# the engine's site: setup.sh runs this script from it (common/engine.sh, zoo_migrate_seed)
+sys.path.insert(0, os.environ.get("ASKBOT_SITE_DIR", os.getcwd()))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "askbotsite.settings")
 
 import django  # noqa: E402

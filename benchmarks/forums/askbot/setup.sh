@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Askbot Q&A test site: venv under /tmp/forums/askbot, project made by askbot's own askbot-setup
+# Askbot Q&A test site: venv under $FORUMS_HOME/askbot, project made by askbot's own askbot-setup
 # (SQLite; in qa/: askbot-setup refuses a folder named like Python's site module) plus
 # settings_local.py appended, migrations, then seed.py (writes truth/truth.json).
 set -euo pipefail

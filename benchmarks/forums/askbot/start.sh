@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start the Askbot test site on 127.0.0.1:8105 in the background (pid file: /tmp/forums/askbot/server.pid)
+# Start the Askbot test site on 127.0.0.1:8105 in the background (pid file: $FORUMS_HOME/askbot/server.pid)
 set -euo pipefail
 ENGINE=askbot
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../common/engine.sh"

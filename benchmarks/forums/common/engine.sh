@@ -1,11 +1,15 @@
 # Shared shell helpers of the engine zoo, sourced by <engine>/setup.sh, start.sh and stop.sh.
-# The caller sets ENGINE (folder name) before sourcing; everything lives under /tmp/forums/$ENGINE.
+# The caller sets ENGINE (folder name) before sourcing. Everything the zoo reads is in this folder
+# of the repository (the content plan and truth writer are common/plan.py, truthlib.py, corpus.py);
+# everything it installs lives under $FORUMS_HOME/$ENGINE (default: the folder "forums" in $TMPDIR,
+# or in /tmp). ZOO_DRY_RUN=1 prints the paths a script would use and exits before doing anything.
 ZOO_COMMON="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ZOO_ROOT="$(cd "$ZOO_COMMON/.." && pwd)"
-# the shared content plan and truth helpers (../shared/forums/common beside the repository)
-SHARED_COMMON="${FORUMS_SHARED_COMMON:-$(cd "$ZOO_COMMON/../../../.." && pwd)/shared/forums/common}"
-ROOT="/tmp/forums/$ENGINE"
+export FORUMS_HOME="${FORUMS_HOME:-${TMPDIR:-/tmp}/forums}"
+ROOT="$FORUMS_HOME/$ENGINE"
 PIDF="$ROOT/server.pid"
+# PostgreSQL (Misago) listens on a Unix socket whose file name carries this port number
+export PGPORT="${PGPORT:-5439}"
 
 zoo_log() { echo "[$ENGINE] $*"; }
 
@@ -71,12 +75,15 @@ if __name__ == "__main__":
 PYEOF
 }
 
+# The offline text sources of the content plan (common/corpus.py reads what they install)
+ZOO_TEXT_PACKAGES="fortunes fortunes-zh debian-faq debian-faq-zh-cn debian-reference-en debian-reference-zh-cn"
+
 # zoo_install PYTHON: first steps of every setup.sh (the caller sets HERE): stop a running server,
 # install the Debian text sources of the content plan, make the venv of $HERE/requirements.txt
 zoo_install() {
   T0=$(date +%s)
   zoo_stop >/dev/null 2>&1 || true
-  "$SHARED_COMMON/install_text_sources.sh"
+  zoo_apt $ZOO_TEXT_PACKAGES
   zoo_venv "$1" "$HERE/requirements.txt"
 }
 
@@ -135,9 +142,12 @@ zoo_stop() {
 }
 
 # PostgreSQL (Debian's server) as a private cluster under $ROOT/pgdata, run by the postgres user,
-# reachable only on the Unix socket $ROOT/pgsock (port number $PGPORT names the socket file)
-PGPORT="${PGPORT:-5439}"
-zoo_pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
+# reachable only on the Unix socket $ROOT/pgsock (port number $PGPORT names the socket file).
+# Its programs: $PG_BIN, else the newest of Debian's versioned folders (initdb is not on PATH there).
+zoo_pg_bin() {
+  if [ -n "${PG_BIN:-}" ]; then echo "$PG_BIN"; return; fi
+  ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1
+}
 zoo_pg() { runuser -u postgres -- "$(zoo_pg_bin)/$1" "${@:2}"; }
 zoo_pg_init() {   # fresh cluster + database $1
   zoo_pg_stop >/dev/null 2>&1 || true
@@ -161,3 +171,17 @@ zoo_pg_stop() {
   zoo_pg pg_ctl -D "$ROOT/pgdata" -m fast -w stop >/dev/null 2>&1 && zoo_log "postgresql stopped"
   return 0
 }
+
+if [ -n "${ZOO_DRY_RUN:-}" ]; then
+  echo "engine=$ENGINE"
+  echo "zoo=$ZOO_ROOT"
+  echo "common=$ZOO_COMMON"
+  echo "install=$ROOT"
+  echo "venv=$ROOT/venv"
+  echo "pidfile=$PIDF"
+  for f in "$ZOO_ROOT/$ENGINE/requirements.txt" "$ZOO_ROOT/$ENGINE/seed.py" "$ZOO_COMMON/plan.py" \
+           "$ZOO_COMMON/truthlib.py" "$ZOO_COMMON/corpus.py"; do
+    [ -e "$f" ] && echo "reads=$f" || echo "missing=$f"
+  done
+  exit 0
+fi

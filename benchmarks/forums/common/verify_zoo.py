@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""../shared/forums/common/verify.py for the zoo, with two engine behaviours it does not expect.
+"""common/verify.py for the zoo, with two engine behaviours it does not expect.
 
     python3 common/verify_zoo.py <engine>/truth/truth.json [verify.py options]
 
@@ -31,7 +31,7 @@ def urljoin(base, url, allow_fragments=True):
 
 
 def load_verify():
-    spec = importlib.util.spec_from_file_location("verify", os.path.join(zoo.SHARED_COMMON, "verify.py"))
+    spec = importlib.util.spec_from_file_location("verify", os.path.join(zoo.HERE, "verify.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     links_start = mod.Links.handle_starttag

@@ -2,8 +2,8 @@
 
 Each ``<engine>/seed.py`` runs in its engine's venv, fills the engine through the engine's own
 models, and writes ``<engine>/truth/truth.json`` in machina's format with these helpers.  The
-content plan (users, boards, threads, posts, quotes, edits) and the truth writer come from
-``../shared/forums/common`` (``plan.py``, ``truthlib.py``), read at seed time.
+content plan (users, boards, threads, posts, quotes, edits) and the truth writer are
+``plan.py`` and ``truthlib.py`` beside this file, read at seed time.
 """
 import datetime as dt
 import json
@@ -12,9 +12,7 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED_COMMON = os.environ.get("FORUMS_SHARED_COMMON") or os.path.normpath(
-    os.path.join(HERE, "..", "..", "..", "..", "shared", "forums", "common"))
-sys.path.insert(0, SHARED_COMMON)
+sys.path.insert(0, HERE)
 
 import plan as plan_mod  # noqa: E402
 import truthlib  # noqa: E402

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Misago test forum: venv under /tmp/forums/misago (the PyPI wheel ships the built React frontend),
+# Misago test forum: venv under $FORUMS_HOME/misago (the PyPI wheel ships the built React frontend),
 # Debian's PostgreSQL as a private cluster on a Unix socket, fresh Django project, migrations, then
 # seed.py (writes truth/truth.json).  Idempotent.
 set -euo pipefail

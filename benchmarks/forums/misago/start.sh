@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start the Misago test forum on 127.0.0.1:8103 in the background: its PostgreSQL (Unix socket only),
-# then Django (pid file: /tmp/forums/misago/server.pid)
+# then Django (pid file: $FORUMS_HOME/misago/server.pid)
 set -euo pipefail
 ENGINE=misago
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../common/engine.sh"

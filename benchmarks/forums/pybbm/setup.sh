@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pybbm test forum: venv (Python 3.8: pybbm 0.19 needs Django 2.2) under /tmp/forums/pybbm, fresh
+# pybbm test forum: venv (Python 3.8: pybbm 0.19 needs Django 2.2) under $FORUMS_HOME/pybbm, fresh
 # Django project + SQLite database, then seed.py (writes truth/truth.json).  Idempotent.
 set -euo pipefail
 ENGINE=pybbm

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start the pybbm test forum on 127.0.0.1:8104 in the background (pid file: /tmp/forums/pybbm/server.pid)
+# Start the pybbm test forum on 127.0.0.1:8104 in the background (pid file: $FORUMS_HOME/pybbm/server.pid)
 set -euo pipefail
 ENGINE=pybbm
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../common/engine.sh"

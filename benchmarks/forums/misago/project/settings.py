@@ -1,6 +1,6 @@
 # Django settings of the Misago loopback test forum (after misago's devproject); setup.sh copies
-# this file to /tmp/forums/misago/site/misagosite/settings.py.  PostgreSQL runs on a Unix socket
-# of its own under /tmp/forums/misago (start.sh), no TCP port.
+# this file to $FORUMS_HOME/misago/site/misagosite/settings.py.  PostgreSQL runs on a Unix socket
+# of its own beside the site, $FORUMS_HOME/misago/pgsock (start.sh), no TCP port.
 import os
 
 from misago.settings import *  # noqa: F401,F403
@@ -13,7 +13,8 @@ BASE_URL = "http://127.0.0.1:8103"
 
 DATABASES = {"default": {
     "ENGINE": "django.db.backends.postgresql", "NAME": "misago", "USER": "postgres",
-    "HOST": os.environ.get("MISAGO_PG_SOCKET", "/tmp/forums/misago/pgsock"), "PORT": 5439,
+    "HOST": os.environ.get("MISAGO_PG_SOCKET", os.path.join(os.path.dirname(BASE_DIR), "pgsock")),
+    "PORT": int(os.environ.get("PGPORT", "5439")),
 }}
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -1,5 +1,5 @@
 # Django settings of the pybbm (django PyBB Modified) loopback test forum; setup.sh copies this
-# file to /tmp/forums/pybbm/site/pybbsite/settings.py.
+# file to $FORUMS_HOME/pybbm/site/pybbsite/settings.py.
 import os
 
 BASE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
