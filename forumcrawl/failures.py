@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from twisted.python.failure import Failure
     from typing_extensions import Self
 
-__all__ = ["FAILED_STATUSES", "LISTED", "FailedPagesMiddleware", "failed_thread_pages"]
+__all__ = ["FAILED_STATUSES", "LISTED", "FailedPagesMiddleware", "failed_thread_pages", "page_failed"]
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +38,9 @@ logger = logging.getLogger(__name__)
 FAILED_STATUSES = frozenset({408, 429, *range(500, 600)})
 #: Failed URLs listed in the stats and the log.
 LISTED = 100
+#: Signal ``(url, reason)``: a page failed after its retries (sent again if it fails again; a
+#: recrawl state must not count its thread as read, see :mod:`forumcrawl.pipelines.incremental`).
+page_failed = object()
 
 
 def failed_thread_pages(stats: dict[str, Any]) -> int:
@@ -63,21 +66,25 @@ class FailedPagesMiddleware:
         if is_local(request):
             return response
         if response.status in FAILED_STATUSES:
-            self.failed[request.url] = f"HTTP {response.status}"
+            self._fail(request.url, f"HTTP {response.status}")
         else:
             self.failed.pop(request.url, None)
         return response
 
     def process_exception(self, request: Request, exception: Exception) -> None:
         if not isinstance(exception, IgnoreRequest) and not is_local(request):
-            self.failed[request.url] = type(exception).__name__
+            self._fail(request.url, type(exception).__name__)
         return None
 
     def spider_error(self, failure: Failure, response: Response, spider: Spider) -> None:
         """The callback of a page raised: its items are lost, so the page failed."""
         request = response.request
         if request is None or not is_local(request):
-            self.failed[response.url] = f"callback error: {type(failure.value).__name__}"
+            self._fail(response.url, f"callback error: {type(failure.value).__name__}")
+
+    def _fail(self, url: str, reason: str) -> None:
+        self.failed[url] = reason
+        self.crawler.signals.send_catch_log(page_failed, url=url, reason=reason)
 
     def spider_closed(self, spider: Spider) -> None:
         stats = self.crawler.stats

@@ -292,6 +292,14 @@ class SiteState:
         self.silent.add(thread)
         self.touched.add(thread)
 
+    def failed(self, thread: str, page: int) -> None:
+        """Page ``page`` of ``thread`` could not be fetched in this crawl: the thread is not read
+        to its end, and the next crawl fetches it from that page on."""
+        state = self.threads.setdefault(thread, ThreadState())
+        state.pages = min(state.pages, page - 1) if state.pages else 0
+        self.finished.discard(thread)
+        self.changed.add(thread)
+
     def navigated(self, closing: Iterable[str], useful: Iterable[str]) -> None:
         """What one navigator of the site found: patterns it would close, patterns it keeps
         open that led it to new thread pages. A pattern starts closed next time when some

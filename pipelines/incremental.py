@@ -25,6 +25,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import Response
 
 from forumcrawl.document import Document, site_of
+from forumcrawl.failures import page_failed
 from forumcrawl.items import ForumThread, Post
 from forumcrawl.navigation import PatternBudget, SiteNavigator
 from forumcrawl.redis.keys import redis_url_from_settings
@@ -52,6 +53,8 @@ class Recrawl:
         #: before their site's navigator existed.
         self._answered: set[tuple[str, str]] = set()
         self._unread: list[str] = []
+        #: Thread pages that failed after their retries in this crawl (see :meth:`page_failed`).
+        self._failed: set[str] = set()
 
     @classmethod
     def of(cls, crawler: Crawler) -> Recrawl | None:
@@ -71,6 +74,7 @@ class Recrawl:
                 store = FileStates(Path(settings["FORUMCRAWL_STATE_DIR"]))
             found = _RECRAWLS[crawler] = cls(store)
             crawler.signals.connect(found.answered, signal=signals.response_received)
+            crawler.signals.connect(found.page_failed, signal=page_failed)
         return found
 
     def answered(self, response: Response, request: Request) -> None:
@@ -83,6 +87,12 @@ class Recrawl:
         self._answers.setdefault(key, [url, 0, 0])[1 if response.status < 400 else 2] += 1
         if response.status in (200, 404, 410):
             self._threads_answered([url])
+
+    def page_failed(self, url: str, reason: str) -> None:
+        """A page failed after its retries: if it is a thread page, its thread is not read to
+        its end, whatever its other pages gave, and the next crawl fetches it from that page on
+        (a page lost to a burst of 500s was never fetched again: the thread's row had not changed)."""
+        self._failed.add(url)
 
     def _threads_answered(self, urls: list[str]) -> None:
         """Note the threads of the thread pages answered; a page answered before its site's
@@ -161,6 +171,11 @@ class Recrawl:
             self.site(site).navigated(closed, {k for k, b in patterns.items() if b.hits and not b.closed})
         for site, thread in self._answered:
             self.site(site).unexported(thread)
+        for url in self._failed:
+            navigator = self.navigators.get(site_of(url))
+            key = navigator.key(url) if navigator is not None else None
+            if key is not None and key.thread is not None:
+                self.site(site_of(url)).failed(key.thread, key.page or 1)
         return [self.store.save(state, self.started) for state in self.sites.values()]
 
 

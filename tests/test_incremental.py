@@ -12,7 +12,9 @@ import pytest
 
 from forumcrawl.evaluation import text_prf
 from forumcrawl.mockforum import serve
+from forumcrawl.mockforum.faults import Faults
 from forumcrawl.mockforum.growth import Growth
+from forumcrawl.mockforum.site import request_target
 from forumcrawl.state import SiteState, index_rows, list_flips, post_identity
 from tests.conftest import CrawlResult, run_crawl
 
@@ -128,6 +130,29 @@ def test_crawl_grow_recrawl_exports_exactly_the_new_posts(tmp_path: Path) -> Non
     # Nothing repeated: no post of the first crawl comes again (the edited one neither).
     before = {post_identity(p) for item in first.items for p in item["posts"]}
     assert not before & {post_identity(p) for p in new}
+
+
+def test_a_thread_page_lost_to_server_errors_is_fetched_by_the_next_crawl(tmp_path: Path) -> None:
+    """A middle page of two threads answers 503 to every request of the first crawl: the state
+    does not count those threads as read, so the second crawl of the unchanged forum fetches the
+    pages and exports their posts, and no other post again."""
+    with serve("phpbb", boards=2, threads_per_board=6, max_thread_pages=4) as server:
+        truth = server.truth
+        lost = [list(t.pages)[1] for t in truth.threads if len(t.pages) >= 3][:2]
+        assert len(lost) == 2
+        server.faults.append(Faults(statuses=(503,), targets=frozenset(map(request_target, lost)), attempts=None))
+        first, _ = crawl(tmp_path, "first", server)
+        server.faults.clear()
+        second, _ = crawl(tmp_path, "second", server)
+    lost_pages = {truth.canonical(u) for u in lost}
+    assert not {truth.canonical(item["url"]) for item in first.items} & lost_pages
+    assert first.stats["forumcrawl/failed/thread_pages"] == 2
+    assert {truth.canonical(item["url"]) for item in second.items} >= lost_pages
+    before = {post_identity(p) for item in first.items for p in item["posts"]}
+    after = [post_identity(p) for item in second.items for p in item["posts"]]
+    assert not before & set(after) and len(after) == len(set(after)), "no post exported twice"
+    gold = {post_identity({"author": p.author, "published": p.published}) for u in lost for p in truth.posts_for(u)}
+    assert gold <= set(after), "the lost pages' posts come out in the next crawl"
 
 
 def test_a_thread_recrawl_gives_one_record_of_new_posts_per_changed_thread(tmp_path: Path) -> None:

@@ -149,8 +149,9 @@ class MockForumServer:
     ) -> None:
         self.site = site
         self.requests = RequestLog()
-        #: Faults injected (:mod:`forumcrawl.mockforum.faults`); the first that spoils a request wins.
-        self.faults = (faults,) if isinstance(faults, Faults) else tuple(faults)
+        #: Faults injected (:mod:`forumcrawl.mockforum.faults`); the first that spoils a request
+        #: wins. A list the server reads at each request: add or clear faults while it runs.
+        self.faults = [faults] if isinstance(faults, Faults) else list(faults)
         self._httpd = _HTTPServer((host, port), site, self.requests, keep_alive, self.faults)
         self.host, self.port = self._httpd.server_address[:2]
         self.url = f"http://{self.host}:{self.port}/"
