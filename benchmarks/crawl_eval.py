@@ -75,6 +75,8 @@ class Fetched:
     def got(self, response, request, spider):
         self.out.write(response.url + "\\n")
 
+# A speed override, named: AutoThrottle off and 8 requests per site change how fast the local
+# forums are crawled, not which pages are fetched or exported (the tests crawl at the defaults).
 result = crawl(extra.pop("spider", "forum"), [start] if start else [], feed, settings={
     "AUTOTHROTTLE_ENABLED": False, "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
     "FORUMCRAWL_RULES_DIR": rules, "LOG_LEVEL": "INFO",

@@ -49,7 +49,8 @@ class ProgressLine:
         extension = cls(crawler, sys.stderr)
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
-        crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        # the final line after the spider's closing lines (the pages that failed, the stats)
+        crawler.signals.connect(extension.engine_stopped, signal=signals.engine_stopped)
         return extension
 
     def spider_opened(self) -> None:
@@ -88,7 +89,7 @@ class ProgressLine:
             self.shown = False
         return True
 
-    def spider_closed(self) -> None:
+    def engine_stopped(self) -> None:
         if self.task is not None and self.task.running:
             self.task.stop()
         for handler in self._handlers:

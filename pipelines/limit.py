@@ -33,7 +33,7 @@ class ItemLimitPipeline:
     def from_crawler(cls, crawler: Crawler) -> ItemLimitPipeline:
         limit = crawler.settings.getint("CLOSESPIDER_ITEMCOUNT")
         if limit <= 0:
-            raise NotConfigured("CLOSESPIDER_ITEMCOUNT is not set")
+            raise NotConfigured  # no reason given: Scrapy would log it as a warning on every crawl
         return cls(crawler, limit)
 
     def process_item(self, item: Any) -> Any:
