@@ -39,9 +39,11 @@ __all__ = ["Fetched", "HeldPage", "NullRuleStore", "RuleStore", "SiteLearner", "
 
 logger = logging.getLogger(__name__)
 
-#: Pages of a site fetched before its stored rules are checked (see :meth:`SiteLearner.model`):
-#: enough for a few boards and thread pages, a tenth of a fresh sample's pages.
+#: Pages of a site parsed under its stored rules before they are checked (see
+#: :meth:`SiteLearner.check`): enough for a few boards and thread pages; a check that cannot tell
+#: is tried again after as many more, up to three times, then the rules are kept.
 VERIFY_PAGES = 10
+VERIFY_TRIES = 3
 
 
 def _canonical_pages(model: SiteModel, documents: list[Document]) -> list[Document]:
@@ -143,12 +145,10 @@ class _Sample:
     missed: list[Document] = field(default_factory=list)
     miss_count: int = 0
     relearning: bool = False
-    #: A model read from a store that may predate this crawl's site, not used until the first
-    #: pages show that its topic rule still fits (see :meth:`SiteLearner.ready`).
-    stored: SiteModel | None = None
-    verified: bool = False
-    #: Pages held when the stored model was last checked.
-    checked_at: int = 0
+    #: The first pages parsed under a model read from a store that may predate this crawl's
+    #: site, kept until the model is checked on them (None: nothing to check; see
+    #: :meth:`SiteLearner.check`).
+    checking: list[Document] | None = None
 
 
 class SiteLearner:
@@ -209,45 +209,63 @@ class SiteLearner:
         """The site's model: learned in this crawl, or stored by an earlier one.
 
         A model from a store whose models may predate the crawl (``store.verify``: a folder of
-        rules kept per ``host:port``, where another forum may be served now) is not used at once:
-        the site is sampled as if it had none, and the model is adopted once
-        :data:`VERIFY_PAGES` pages show its topic rule fits them, else learned anew (see
-        :meth:`ready`). Stored rules that no longer fit exported nothing, silently (#47).
+        rules kept per ``host:port``, where another forum may be served now) is used at once and
+        checked on the first pages parsed under it (:meth:`check`).
         """
         sample = self._sample(site)
         if not sample.loaded:
             sample.loaded = True
             try:
-                stored = sample.model or self.store.get(site)
+                sample.model = sample.model or self.store.get(site)
             except ValueError as exc:
                 logger.warning("ignoring the stored model of %s: %s", site, exc)
-                stored = None
-            if stored is not None and "usc" in stored.rules and getattr(self.store, "verify", False):
-                sample.stored = stored
-                logger.info("checking the stored rules of %s (updated %s) on its first pages", site, stored.updated)
-            elif stored is not None:
-                sample.model = stored
-                if "usc" in stored.rules:
-                    logger.info("using the stored rules of %s (updated %s)", site, stored.updated)
+            if sample.model is not None and "usc" in sample.model.rules:
+                checked = getattr(self.store, "verify", False)
+                sample.checking = [] if checked else None
+                logger.info("using the stored rules of %s (updated %s)%s", site, sample.model.updated,
+                            ", checking them on its first pages" if checked else "")
         return sample.model
 
-    def _check_stored(self, site: str, sample: _Sample, *, final: bool) -> None:
-        """Adopt the stored model of ``site`` if its topic rule fits the pages held so far, or
-        drop it (with a WARNING) when they show it does not; ``final``: no more pages will come,
-        so a sample that cannot tell keeps the stored model (nothing contradicts it)."""
-        stored = sample.stored
-        assert stored is not None
-        pages = {held.document.url: held.document for held in sample.held if held.document.tree is not None}
-        check = check_rule(pages, lambda url: bool(self.is_topic(stored, url)))
-        if check.fits or (final and check.fits is None):
-            sample.verified = True
-            logger.info("the stored rules of %s fit its pages: %s", site, check.describe())
-        elif check.fits is False:
-            sample.stored = None
-            logger.warning(
-                "the stored rules of %s no longer fit its pages (%s): learning its rules again",
-                site, check.describe(),
-            )
+    def checking(self, site: str) -> bool:
+        """Whether ``site``'s model came from a store and is not checked yet (see :meth:`check`)."""
+        return self._sample(site).checking is not None
+
+    def check(self, document: Document) -> bool | None:
+        """Check the stored model of ``document``'s site on the pages parsed under it so far.
+
+        Returns False when the model's topic rule does not fit them (it takes few of the pages
+        that look like thread pages, or mostly pages that clearly are not): the model is then
+        dropped, with a WARNING, and the pages checked are handed back by :meth:`take_checked` to
+        sample the site afresh. True once it fits; None while the pages cannot tell yet. Stored
+        rules that no longer fit exported nothing, silently (#47).
+        """
+        sample = self._sample(document.site)
+        model, pages = sample.model, sample.checking
+        if model is None or pages is None:
+            return None
+        if document.tree is not None:
+            pages.append(document)
+        if not pages or len(pages) % VERIFY_PAGES:
+            return None
+        result = check_rule({doc.url: doc for doc in pages}, lambda url: bool(self.is_topic(model, url)))
+        if result.fits or (result.fits is None and len(pages) >= VERIFY_PAGES * VERIFY_TRIES):
+            sample.checking = None
+            logger.info("the stored rules of %s fit its pages: %s", document.site, result.describe())
+            return True
+        if result.fits is None:
+            return None
+        logger.warning(
+            "the stored rules of %s no longer fit its pages (%s): learning its rules again",
+            document.site, result.describe(),
+        )
+        sample.model = None
+        return False
+
+    def take_checked(self, site: str) -> list[Document]:
+        """The pages a dropped stored model was checked on (see :meth:`check`), once."""
+        sample = self._sample(site)
+        pages, sample.checking = sample.checking or [], None
+        return pages
 
     def is_topic(self, model: SiteModel, url: str) -> bool | None:
         """Whether ``url`` is a thread page under ``model``'s URL rule (None: no rule)."""
@@ -290,11 +308,6 @@ class SiteLearner:
         sample = self._sample(site)
         if sample.model is not None or not sample.held:
             return False
-        if sample.stored is not None and not sample.verified and len(sample.held) >= sample.checked_at + VERIFY_PAGES:
-            sample.checked_at = len(sample.held)
-            self._check_stored(site, sample, final=False)
-        if sample.verified:
-            return True
         pages = len(sample.held) + len(sample.borrowed)
         if pages >= self.max_held:
             return True
@@ -332,12 +345,6 @@ class SiteLearner:
         waits (in its worker thread) for the published model; a store that cannot lock is learned
         without the lock.
         """
-        sample = self._sample(site)
-        if sample.stored is not None and not sample.verified:
-            self._check_stored(site, sample, final=True)
-        if sample.verified and sample.stored is not None:
-            sample.model, sample.stored = sample.stored, None
-            return sample.model
         locked: bool | None
         while True:
             try:

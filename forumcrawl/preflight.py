@@ -47,10 +47,6 @@ def check_crawl(spider: str, settings: BaseSettings, spider_args: Mapping[str, s
         spidercls(**spider_args)
     except ValueError as exc:
         raise CrawlSetupError(str(exc)) from None
-    try:
-        check_feeds(settings)
-    except FeedError as exc:
-        raise CrawlSetupError(str(exc)) from None
     url = redis_url_from_settings(settings)
     if issubclass(spidercls, RedisSiteSpider) and not url:
         raise CrawlSetupError(f"the {spider} spider needs FORUMCRAWL_REDIS_URL (or REDIS_URL)=redis://…")
@@ -59,3 +55,8 @@ def check_crawl(spider: str, settings: BaseSettings, spider_args: Mapping[str, s
             client_from_settings(settings).ping()
         except (*REDIS_ERRORS, ValueError) as exc:
             raise CrawlSetupError(f"Redis at {url} unavailable: {exc}") from None
+    # last: it creates (and locks) the feed files, which a crawl refused above must not leave
+    try:
+        check_feeds(settings)
+    except FeedError as exc:
+        raise CrawlSetupError(str(exc)) from None

@@ -630,6 +630,27 @@ class SiteSpider(scrapy.Spider):
             for item in self.items_for(held.document, model, held.fetched):
                 yield item
 
+    @staticmethod
+    def links_of(doc: Document) -> list[str]:
+        """The page's links in canonical form, distinct, and its sequence links (next pages)."""
+        return list(dict.fromkeys(
+            [canonical_url(u) for u in page_links(doc.tree, doc.url)] + sequence_links(doc.tree, doc.url)
+        ))
+
+    def restart_site(self, site: str, current: Document) -> Iterator[scrapy.Request]:
+        """``site``'s stored rules no longer fit it (see :meth:`SiteLearner.check`): forget its
+        navigation under them and sample it afresh from the pages parsed under them (``current``
+        aside, which the caller samples): they join the sample, and their links are followed as
+        a first crawl follows them; the stale rules had left out most of them."""
+        assert self.learner is not None
+        self._navigators.pop(site, None)
+        fetched = datetime.now(timezone.utc)
+        for doc in self.learner.take_checked(site):
+            if doc is not current:
+                links = self.links_of(doc)
+                self.observe(doc, links, fetched)
+                yield from self.follow_links(doc, links, None)
+
     def navigation_ready(self, site: str, navigator: SiteNavigator) -> None:
         """``site``'s sample was replayed through ``navigator``; its held pages are exported
         next. Here the navigator's own record is the budget and the held-back links are
@@ -681,12 +702,14 @@ class SiteSpider(scrapy.Spider):
             self.led_nowhere(response.request)
             return
         fetched = datetime.now(timezone.utc)
-        links = list(dict.fromkeys(
-            [canonical_url(u) for u in page_links(doc.tree, doc.url)]
-            + sequence_links(doc.tree, doc.url)
-        ))
+        links = self.links_of(doc)
         model = self.learner.model(doc.site) if self.learner else None
         requested = (response.meta.get("redirect_urls") or [response.url])[0]
+        restarted: list[scrapy.Request] = []
+        if model is not None and self.learner is not None and self.learner.checking(doc.site):
+            if self.learner.check(doc) is False:
+                model = None
+                restarted = list(self.restart_site(doc.site, doc))
         navigator = self.navigator(model)
         if navigator is not None:
             assert model is not None
@@ -694,7 +717,7 @@ class SiteSpider(scrapy.Spider):
             navigator = self.navigator(model)
             # A permalink's page, known now: its canonical URL must not be fetched again.
             navigator.adopt(doc.url, doc.tree)
-        requests = [*self.regained(doc.site), *self.follow_links(doc, links, model, requested)]
+        requests = [*restarted, *self.regained(doc.site), *self.follow_links(doc, links, model, requested)]
         if self.learner is not None and model is None:
             # Hold the page before yielding: the site's held pages may be released at any await.
             self.observe(doc, links, fetched)

@@ -186,9 +186,14 @@ def test_cli_on_saved_file(tmp_path: Path, capsys) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{page}: 4 links")
     assert "http://127.0.0.1:9/viewtopic.php?t=1" in out[1]
-    assert "path_similarity=" in out[1] and "anchor_length=" in out[1]
     assert float(out[1].split()[0]) > float(out[-1].split()[0])
     assert out[-1].split()[2] == "http://127.0.0.1:9/index"
+    # the features are in the rows of --format tsv (the table keeps to 100 columns)
+    assert links_command.run(parser.parse_args([str(page), "--base-url", BASE, "--sort", "--format", "tsv"])) == 0
+    header, first = capsys.readouterr().out.splitlines()[:2]
+    row = dict(zip(header.split("\t"), first.split("\t")))
+    assert row["url"] == "http://127.0.0.1:9/viewtopic.php?t=1"
+    assert float(row["path_similarity"]) == 1 and float(row["anchor_length"]) > 3
 
 
 def test_middleware_not_configured_when_disabled() -> None:
