@@ -43,6 +43,8 @@ PAGERS = ("path", "index", "query", "cn")
 HIDDEN = ("jsonld", "graph", "og", "meta", "itemprop")
 VISIBLE = ("time", "hcard", "byline")
 SITEMAPS = ("none", "robots", "plain", "news")
+#: How the article body is marked: hAtom ``.entry-content``, ``itemprop=articleBody``, or not.
+BODIES = ("hentry", "articlebody", "none")
 FEEDS = ("none", "rss", "atom")
 _CHANNELS = ("guonei", "shehui", "caijing", "keji", "tiyu", "wenhua")
 _START = datetime(2023, 3, 1, tzinfo=timezone.utc)
@@ -68,6 +70,7 @@ class NewsPlan:
     authors: bool
     archives: bool
     code: bool
+    body: str
 
     @property
     def lang(self) -> str:
@@ -92,13 +95,14 @@ class NewsPlan:
             "authors": rng.random() < 0.6,
             "archives": rng.random() < 0.5,
             "code": rng.random() < 0.3,
+            "body": rng.choice(BODIES),
         }
         unknown = set(given) - {f.name for f in fields(cls)}
         if unknown:
             raise TypeError(f"unknown plan dimensions: {', '.join(sorted(unknown))}")
         plan = cls(**{**drawn, **given})  # type: ignore[arg-type]
         for name, allowed in (("shape", SHAPES), ("pager", PAGERS), ("visible", VISIBLE),
-                              ("sitemap", SITEMAPS), ("feed", FEEDS)):
+                              ("sitemap", SITEMAPS), ("feed", FEEDS), ("body", BODIES)):
             if getattr(plan, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}")
         if plan.lang == "zh" and plan.code:
@@ -473,11 +477,17 @@ class NewsSite:
         related = [r for r in self.articles if r.category == a.category and r is not a][:3]
         rel = "".join(f'<li><a href="{_esc(r.path)}">{_esc(r.title)}</a><p>{_esc(r.paragraphs[0][:80])}…</p></li>'
                       for r in related)
+        if plan.body == "none":
+            article = (f'<div class="article">{item}<h1>{_esc(a.title)}</h1>{self._byline(a)}'
+                       f'<div class="content" id="text">{"".join(body)}</div>{footer}</div>')
+        else:
+            mark = ' itemprop="articleBody"' if plan.body == "articlebody" else ' class="entry-content"'
+            article = (f'<article class="post hentry" itemscope itemtype="https://schema.org/Article">{item}'
+                       f'<header class="entry-header"><h1 class="entry-title">{_esc(a.title)}</h1>'
+                       f'<div class="entry-meta">{self._byline(a)}</div></header>'
+                       f'<div{mark}>{"".join(body)}</div>{footer}</article>')
         main = (
-            f'<article class="post hentry" itemscope itemtype="https://schema.org/Article">{item}'
-            f'<header class="entry-header"><h1 class="entry-title">{_esc(a.title)}</h1>'
-            f'<div class="entry-meta">{self._byline(a)}</div></header>'
-            f'<div class="entry-content">{"".join(body)}</div>{footer}</article>'
+            f"{article}"
             f'<div class="share-bar">{"分享到" if zh else "Share:"} <a href="https://twitter.example/share">Twitter</a> '
             f'<a href="https://facebook.example/share">Facebook</a> <a href="mailto:?subject=x">Email</a></div>'
             f'<nav class="post-navigation">{" ".join(nav)}</nav>'
