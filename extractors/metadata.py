@@ -40,7 +40,13 @@ ARTICLE_TYPES = frozenset({
 _COMMENT_CLASS = re.compile(r"\bcomments?\b|\bcomment-|\breply\b|\brespond\b", re.IGNORECASE)
 _URL = re.compile(r"^(?:https?:)?//|^/", re.IGNORECASE)
 _BY = re.compile(r"^\s*(?:by|von|par|por|作者|记者|文|撰文|编辑)\s*[:：/|]?\s*", re.IGNORECASE)
-_BY_LABEL = re.compile(r"^\s*(?:by|von|par|por)\s*$|(?:作者|记者)\s*[:：]\s*$", re.IGNORECASE)
+_BY_WORD = re.compile(r"^(?:by|von|par|por)\b\s*[:：]?\s*(.*)$", re.IGNORECASE)
+_SEPARATOR = re.compile(r"\s*(?:[,|·•–—]|\bon\b|\bam\b|\ble\b)\s*")
+#: What a byline's name looks like: up to five capitalised words (or CJK), no digits ("By the end
+#: of 2024, …" opens a sentence, not a byline).
+_NAME = re.compile(r"^(?:[A-Z\u00c0-\u024f\u3400-\u9fff][^\s\d]*)(?:\s+[^\s\d]+){0,4}$")
+#: Blocks after the headline searched for a byline.
+BYLINE_BLOCKS = 4
 _ZH_BY = re.compile(r"(?:作者|记者)\s*[:：]\s*([\u4e00-\u9fff·]{2,6}|[A-Za-z][\w .'-]{1,40}?)(?=\s|$|[|，,）)])")
 _WRITTEN_DATE = re.compile(
     r"\d{4}年\d{1,2}月\d{1,2}日(?:\s*\d{1,2}:\d{2})?"
@@ -180,36 +186,37 @@ def _headline(tree: lxml.html.HtmlElement) -> Any:
     return None
 
 
+def _byline_name(node: Any) -> str | None:
+    """The name a "by" label in ``node`` introduces: the rest of its text (up to a separator),
+    else its first child element, else the element after it."""
+    match = _BY_WORD.match(_clean(node.text) or "")
+    if match is None:
+        return None
+    name = _SEPARATOR.split(match.group(1), maxsplit=1)[0].strip()
+    if not name:
+        following = next(iter(node), None)
+        if following is None:
+            following = node.getnext()
+        name = _clean(following.text_content()) if following is not None else ""
+    return name if name and _NAME.match(name) else None
+
+
 def _from_byline(tree: lxml.html.HtmlElement) -> dict[str, str | None]:
-    """A "by" label and a written date in the few blocks after the headline."""
+    """A "by" label and a written date in the few blocks after the headline (comments left out)."""
     headline = _headline(tree)
     if headline is None:
         return {}
     author = published = None
-    walked = 0
-    for element in headline.itersiblings():
-        walked += 1
-        if walked > 4 or (author and published):
-            break
+    for element in list(headline.itersiblings())[:BYLINE_BLOCKS]:
+        if not isinstance(element.tag, str) or _COMMENT_CLASS.search(f"{element.get('class', '')} {element.get('id', '')}"):
+            continue
         text = _clean(element.text_content()) or ""
         if published is None and (match := _WRITTEN_DATE.search(text)):
             published = match.group(0)
+        if author is None and (zh := _ZH_BY.search(text)) is not None:
+            author = zh.group(1).strip()
         if author is None:
-            if (zh := _ZH_BY.search(text)) is not None:
-                author = zh.group(1).strip()
-                continue
-            for node in element.iter():
-                label = _clean(node.text_content()) or ""
-                if _BY_LABEL.match(label):
-                    following = node.getnext()
-                    if following is not None:
-                        author = _clean(following.text_content())
-                    elif node.tail and _clean(node.tail):
-                        author = _clean(node.tail)
-                    break
-                if node.text and _BY.match(node.text) and node.text.strip().lower().startswith("by "):
-                    author = _clean(_BY.sub("", node.text_content()))
-                    break
+            author = next((name for node in element.iter() if isinstance(node.tag, str) and (name := _byline_name(node))), None)
     return {"author": author, "published": published}
 
 

@@ -141,21 +141,24 @@ class NewsNavigator:
         return now
 
     def release(self) -> list[str]:
-        """Listing links to fetch now that the crawl ran dry: a batch of the open pattern that
-        led to the most new pages per fetch; when none has, one link of each pattern never
-        fetched; else nothing (the site is done)."""
+        """Listing links to fetch now that the crawl ran dry: one link of each pattern never
+        fetched, and a batch of the open pattern that led to the most new pages per fetch; when
+        none did, one more link of each open pattern; else nothing (the site is done)."""
         open_patterns = [
             (pattern, self._yields.setdefault(pattern, _Yield()))
             for pattern, urls in self._held.items() if urls
         ]
         open_patterns = [(p, y) for p, y in open_patterns if not y.closed and not y.pending]
         productive = [(p, y) for p, y in open_patterns if y.fetched and y.leads and not y.dry]
+        # Patterns never fetched are probed beside the best one: a pager may beat a tag list
+        # that paid only because it came first.
+        released = [url for p, y in open_patterns if not y.fetched for url in self._take(p, 1)]
         if productive:
             pattern, record = max(productive, key=lambda item: item[1].leads / item[1].fetched)
-            batch = min(MAX_BATCH, max(1, record.fetched))
-            return self._take(pattern, batch)
-        fresh = [p for p, y in open_patterns if not y.fetched or not y.leads]
-        return [url for pattern in fresh for url in self._take(pattern, 1)]
+            released += self._take(pattern, min(MAX_BATCH, max(1, record.fetched)))
+        elif not released:
+            released = [url for p, y in open_patterns if not y.leads for url in self._take(p, 1)]
+        return released
 
     def _take(self, pattern: str, count: int) -> list[str]:
         urls = self._held[pattern][:count]
