@@ -23,6 +23,7 @@ import lxml.html
 from forumcrawl.extractors.metadata import marked_article
 
 __all__ = [
+    "LISTING_LINKS",
     "LISTING_TEASERS",
     "Comment",
     "article_identity",
@@ -41,6 +42,9 @@ __all__ = [
 #: generated sites' dev seeds 0-29: article pages show none, listings one per teaser (a tag
 #: or an author with one article shows one).
 LISTING_TEASERS = 1
+#: Title links not in headlines (a portal's list of dated links) from which a page that declares
+#: no article is a listing: an article's text may link a few other articles inline.
+LISTING_LINKS = 3
 #: A page that declares itself an article (JSON-LD, ``og:type``) is one unless it shows this many
 #: linked headlines: some home pages carry an article's marks.
 DECLARED_TEASERS = 8
@@ -59,6 +63,7 @@ _SKIPPED_REGIONS = re.compile(
     re.IGNORECASE,
 )
 _REGION_TAGS = frozenset({"nav", "aside", "footer", "form"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
 _BLOCKS = frozenset({"p", "pre", "li", "blockquote", "h2", "h3", "h4", "h5", "h6", "div", "tr",
                      "section", "figure", "figcaption", "table", "ul", "ol", "dl", "dd", "dt", "br"})
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -107,35 +112,38 @@ def _title_like(text: str) -> bool:
     return len(text.split()) >= 3
 
 
-def teaser_links(tree: lxml.html.HtmlElement | None, url: str) -> int:
-    """Distinct other pages of the site linked from a headline (``h1``-``h4``) with a title-like
-    text, outside navigation, sidebars, related-article boxes, comments and footers."""
+def teaser_links(tree: lxml.html.HtmlElement | None, url: str) -> tuple[int, int]:
+    """Distinct other pages of the site linked with a title-like text, outside navigation,
+    sidebars, related-article boxes, comments and footers: those linked from a headline
+    (``h1``-``h4``, a blog's teasers) and those linked otherwise (a portal's list of dated
+    links)."""
     if tree is None:
-        return 0
+        return 0, 0
     host = urlsplit(url).netloc
     here = strip_params(url)
-    targets: set[str] = set()
-    for link in tree.xpath("//h1//a[@href] | //h2//a[@href] | //h3//a[@href] | //h4//a[@href]"):
+    headed: set[str] = set()
+    listed: set[str] = set()
+    for link in tree.xpath("//body//a[@href]"):
         target = strip_params(urljoin(url, link.get("href", "").strip()))
         if urlsplit(target).netloc != host or target == here:
             continue
         if _title_like(" ".join(link.text_content().split())) and not _skipped(link):
-            targets.add(target)
-    return len(targets)
+            in_heading = any(node.tag in _HEADINGS for node in link.iterancestors())
+            (headed if in_heading else listed).add(target)
+    return len(headed), len(listed - headed)
 
 
 def page_role(tree: lxml.html.HtmlElement | None, url: str) -> str:
-    """``listing`` (a pager URL, or a run of linked headlines), ``article`` (declared one), or
-    ``unknown`` (the caller decides: the page's kind, a publication time)."""
+    """``listing`` (a pager URL, or a run of linked headlines or title links), ``article``
+    (declared one), or ``unknown`` (the caller decides: the page's kind, a publication time)."""
     if tree is None:
         return "unknown"
-    teasers = teaser_links(tree, url)
-    if is_pager_url(url) or teasers >= DECLARED_TEASERS:
+    headed, listed = teaser_links(tree, url)
+    if is_pager_url(url) or headed + listed >= DECLARED_TEASERS:
         return "listing"
-    declared = marked_article(tree)
-    if declared:
+    if marked_article(tree):
         return "article"
-    return "listing" if teasers >= LISTING_TEASERS else "unknown"
+    return "listing" if headed >= LISTING_TEASERS or listed >= LISTING_LINKS else "unknown"
 
 
 def _marked_body(tree: lxml.html.HtmlElement) -> Any:

@@ -63,6 +63,8 @@ FEEDS_PER_SITE = 3
 #: A page that declares no article and marks no time is one only with this much text: an
 #: "about" or contact page is short; a thread of a forum whose times are relative is not.
 UNDATED_MIN_CHARS = 400
+#: The same with a time: a listing of one or two dated links shows a time and a title, no more.
+UNDECLARED_MIN_CHARS = 120
 #: Largest sitemap read, decompressed (a gzip bomb is not unpacked past it).
 SITEMAP_MAX_BYTES = 50 * 1024 * 1024
 _FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml")
@@ -304,9 +306,9 @@ class NewsSpider(SiteSpider):
         if not text:
             self._inc("extract/empty")
             return None, "other"
-        if role != "article" and meta.published is None and len(text) < UNDATED_MIN_CHARS:
-            self._inc("news/not_exported/short_undated")
-            self.logger.debug("not exporting %s: no article marks, no time, little text", doc.url)
+        if role != "article" and len(text) < (UNDECLARED_MIN_CHARS if meta.published else UNDATED_MIN_CHARS):
+            self._inc("news/not_exported/short")
+            self.logger.debug("not exporting %s: no article marks and little text", doc.url)
             return None, "other"
         if not navigator.claim(identity):
             self._inc("news/not_exported/duplicate")

@@ -45,6 +45,9 @@ VISIBLE = ("time", "hcard", "byline")
 SITEMAPS = ("none", "robots", "plain", "news")
 #: How the article body is marked: hAtom ``.entry-content``, ``itemprop=articleBody``, or not.
 BODIES = ("hentry", "articlebody", "none")
+#: How listings show their articles: headline teasers with excerpts (blogs) or a list of dated
+#: links (portals).
+TEASERS = ("heading", "list")
 FEEDS = ("none", "rss", "atom")
 _CHANNELS = ("guonei", "shehui", "caijing", "keji", "tiyu", "wenhua")
 _START = datetime(2023, 3, 1, tzinfo=timezone.utc)
@@ -71,6 +74,7 @@ class NewsPlan:
     archives: bool
     code: bool
     body: str
+    teaser: str
 
     @property
     def lang(self) -> str:
@@ -96,13 +100,15 @@ class NewsPlan:
             "archives": rng.random() < 0.5,
             "code": rng.random() < 0.3,
             "body": rng.choice(BODIES),
+            "teaser": rng.choice(TEASERS),
         }
         unknown = set(given) - {f.name for f in fields(cls)}
         if unknown:
             raise TypeError(f"unknown plan dimensions: {', '.join(sorted(unknown))}")
         plan = cls(**{**drawn, **given})  # type: ignore[arg-type]
         for name, allowed in (("shape", SHAPES), ("pager", PAGERS), ("visible", VISIBLE),
-                              ("sitemap", SITEMAPS), ("feed", FEEDS), ("body", BODIES)):
+                              ("sitemap", SITEMAPS), ("feed", FEEDS), ("body", BODIES),
+                              ("teaser", TEASERS)):
             if getattr(plan, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}")
         if plan.lang == "zh" and plan.code:
@@ -521,12 +527,12 @@ class NewsSite:
 
     def _listing_page(self, base: str, n: int, pages: int, chunk: list[_Article]) -> str:
         zh = self.plan.lang == "zh"
-        teasers = "".join(
-            f'<article class="post hentry"><h2 class="entry-title"><a href="{_esc(a.path)}" rel="bookmark">{_esc(a.title)}</a></h2>'
-            f'<div class="entry-meta">{self._byline(a)}</div><div class="entry-summary"><p>{_esc(a.paragraphs[0][:160])}…</p></div>'
-            f'<a class="more-link" href="{_esc(a.path)}">{"阅读全文" if zh else "Continue reading"}</a></article>'
-            for a in chunk
-        )
+        if self.plan.teaser == "list":
+            teasers = '<ul class="list">' + "".join(
+                f'<li><a href="{_esc(a.path)}">{_esc(a.title)}</a> <span class="date">{self._fmt_date(a.moment)}</span></li>'
+                for a in chunk) + "</ul>"
+        else:
+            teasers = self._teasers(chunk)
         flips = [f'<a class="page-numbers" href="{_esc(self._page_path(base, k))}">{k}</a>' if k != n
                  else f'<span class="page-numbers current">{k}</span>' for k in range(1, pages + 1)]
         if n < pages:
@@ -535,6 +541,15 @@ class NewsSite:
         heading = "" if base == "/" else f'<h1 class="page-title">{_esc(base.strip("/").split("/")[-1])}</h1>'
         title = heading and base.strip("/") or ("首页" if zh else "Home")
         return self._layout(title, f'{heading}{teasers}<nav class="pagination">{" ".join(flips)}</nav>', head=head)
+
+    def _teasers(self, chunk: list[_Article]) -> str:
+        zh = self.plan.lang == "zh"
+        return "".join(
+            f'<article class="post hentry"><h2 class="entry-title"><a href="{_esc(a.path)}" rel="bookmark">{_esc(a.title)}</a></h2>'
+            f'<div class="entry-meta">{self._byline(a)}</div><div class="entry-summary"><p>{_esc(a.paragraphs[0][:160])}…</p></div>'
+            f'<a class="more-link" href="{_esc(a.path)}">{"阅读全文" if zh else "Continue reading"}</a></article>'
+            for a in chunk
+        )
 
     def _about(self) -> str:
         if self.plan.lang == "zh":
