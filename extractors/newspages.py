@@ -59,7 +59,9 @@ _PAGER = re.compile(
 )
 _SKIPPED_REGIONS = re.compile(
     r"widget|sidebar|related|comment|respond|menu|breadcrumb|footer|share|social|recommend|popular|"
-    r"cookie|consent|gdpr|newsletter|subscribe|post-navigation|nav-links|pagination|advert|\bads?\b",
+    r"cookie|consent|gdpr|newsletter|subscribe|post-navigation|nav-links|pagination|advert|\bads?\b|"
+    r"more-(?:stories|news|from)|read-?next|trending|most-?(?:read|popular)|also-?read|recirc|promo|"
+    r"xiangguan|tuijian|remen",
     re.IGNORECASE,
 )
 _REGION_TAGS = frozenset({"nav", "aside", "footer", "form"})

@@ -14,6 +14,7 @@ settings of :class:`~forumcrawl.spiders.base.SiteSpider`; no site rules are lear
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -48,6 +49,7 @@ from forumcrawl.extractors.newspages import (
 from forumcrawl.extractors.text import language
 from forumcrawl.items import Article, ArticleComment
 from forumcrawl.newsnav import NewsNavigator
+from forumcrawl.newsstate import NewsStates
 from forumcrawl.pages import Extraction, article_item
 from forumcrawl.spiders.base import _FEED_SUFFIXES, _IGNORED_SUFFIXES, SiteSpider
 
@@ -85,14 +87,29 @@ class NewsSpider(SiteSpider):
         self.sites_nav: dict[str, NewsNavigator] = {}
         self.feeds_read: dict[str, int] = {}
         self.with_comments = False
+        self.states: NewsStates | None = None
+        #: Last-change times that sitemaps and feeds gave, by URL.
+        self.modified: dict[str, str] = {}
+        #: Articles of the last crawl not fetched again, as unchanged (FORUMCRAWL_INCREMENTAL).
+        self.skipped: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         assert isinstance(spider, NewsSpider)
         spider.with_comments = crawler.settings.getbool("FORUMCRAWL_NEWS_COMMENTS")
+        if crawler.settings.getbool("FORUMCRAWL_INCREMENTAL"):
+            started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            spider.states = NewsStates(Path(crawler.settings["FORUMCRAWL_STATE_DIR"]), started)
+            crawler.signals.connect(spider.save_states, signal=signals.spider_closed)
         crawler.signals.connect(spider.release_listings, signal=signals.spider_idle)
         return spider
+
+    def save_states(self) -> None:
+        """On spider_closed: keep what was exported for the next crawl (FORUMCRAWL_INCREMENTAL)."""
+        assert self.states is not None
+        for path in self.states.save_all():
+            self.logger.info("crawl state saved to %s", path)
 
     def nav(self, url: str) -> NewsNavigator:
         """The navigation state of ``url``'s site."""
@@ -163,7 +180,7 @@ class NewsSpider(SiteSpider):
                 if loc not in self.nav(loc).seen:
                     yield self.sitemap_request(loc)
             else:
-                request = self.lead(loc, source="sitemap")
+                request = self.lead(loc, source="sitemap", modified=(entry.get("lastmod") or "").strip() or None)
                 if request is not None:
                     yield request
 
@@ -191,26 +208,41 @@ class NewsSpider(SiteSpider):
         if root is None:
             return
         self._inc("news/feeds")
-        links = root.xpath(
-            "//*[local-name()='item']/*[local-name()='link']/text()"
-            " | //*[local-name()='entry']/*[local-name()='link'][not(@rel) or @rel='alternate']/@href"
-        )
-        for href in links:
-            url = urljoin(response.url, str(href).strip())
-            if site_of(url) in self.sites:
-                request = self.lead(url, source="feed")
+        for entry in root.xpath("//*[local-name()='item' or local-name()='entry']"):
+            hrefs = entry.xpath(
+                "*[local-name()='link']/text() | *[local-name()='link'][not(@rel) or @rel='alternate']/@href"
+            )
+            times = entry.xpath("*[local-name()='updated' or local-name()='pubDate']/text()")
+            url = urljoin(response.url, str(hrefs[0]).strip()) if hrefs else ""
+            if url and site_of(url) in self.sites:
+                request = self.lead(url, source="feed", modified=str(times[0]).strip() if times else None)
                 if request is not None:
                     yield request
 
     # -- links -------------------------------------------------------------------------------
 
-    def lead(self, url: str, *, source: str) -> scrapy.Request | None:
-        """A request for a page named by a link, a sitemap or a feed, or None when it was seen
-        or waits as a listing."""
+    def lead(self, url: str, *, source: str, modified: str | None = None) -> scrapy.Request | None:
+        """A request for a page named by a link, a sitemap or a feed (with the time it gives
+        for the page's last change), or None when it was seen, waits as a listing, or is an
+        article the last crawl exported that has not changed since (FORUMCRAWL_INCREMENTAL)."""
         url = strip_params(canonical_url(url))
         if url.lower().endswith(_IGNORED_SUFFIXES + _FEED_SUFFIXES):
             return None
         navigator = self.nav(url)
+        if modified is not None:
+            self.modified.setdefault(url, modified)
+        if self.states is not None:
+            state = self.states.site(site_of(url))
+            if url not in navigator.seen and state.unchanged(url, modified):
+                navigator.seen.add(url)
+                self.skipped.add(url)
+                self._inc("incremental/unchanged_articles")
+                return None
+            if url in self.skipped and not state.unchanged(url, modified):
+                # Skipped from a link; a sitemap or feed now tells of a change.
+                self.skipped.discard(url)
+                self._inc("incremental/changed_articles")
+                return self.request(url, priority=ARTICLE_PRIORITY)
         decision = navigator.offer(url)
         if decision != "follow":
             if decision in {"hold", "wait"}:
@@ -273,7 +305,7 @@ class NewsSpider(SiteSpider):
         ]
         item = None
         if role != "listing":
-            item, role = self.article(doc, role)
+            item, role = self.article(doc, role, asked)
         for url in navigator.fetched(asked, role, len(requests), released=released):
             requests.append(self.request(url, priority=ARTICLE_PRIORITY if navigator.is_article_link(url) else UNKNOWN_PRIORITY))
         self._inc(f"news/page/{role}")
@@ -282,7 +314,7 @@ class NewsSpider(SiteSpider):
         if item is not None:
             yield item
 
-    def article(self, doc: Document, role: str) -> tuple[Article | None, str]:
+    def article(self, doc: Document, role: str, asked_url: str) -> tuple[Article | None, str]:
         """The page's Article and its role (``article``, or ``other`` for a page that is none)."""
         meta = article_metadata(doc.tree)
         if role != "article":
@@ -313,6 +345,11 @@ class NewsSpider(SiteSpider):
         if not navigator.claim(identity):
             self._inc("news/not_exported/duplicate")
             return None, "article"
+        if self.states is not None:
+            asked = strip_params(canonical_url(asked_url))
+            # Only a sitemap's or feed's time is kept: the next crawl compares it with theirs.
+            modified = self.modified.get(asked) or self.modified.get(identity)
+            self.states.site(doc.site).exported([asked, strip_params(canonical_url(doc.url))], identity, modified)
         item = self.make_item(doc, extraction or Extraction(method="marked", text=text), fetched)
         item.url = identity
         item.text = text

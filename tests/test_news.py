@@ -181,3 +181,24 @@ def test_crawl_chinese_portal_with_gzip_sitemap_and_comments_on_request(tmp_path
         for item in result.items:
             want = server.truth.articles[item["url"]].comments
             assert [(c["author"], c["text"]) for c in item["comments"]] == [(c.author, c.text) for c in want]
+
+
+def test_recrawl_fetches_only_new_and_changed_articles(tmp_path):
+    settings = {"FORUMCRAWL_INCREMENTAL": True, "FORUMCRAWL_STATE_DIR": str(tmp_path / "state")}
+    (tmp_path / "first").mkdir()
+    (tmp_path / "again").mkdir()
+    with serve_news(seed=14, articles=40, shape="date", sitemap="plain", feed="none", pager="path") as server:
+        first = _crawl_and_check(tmp_path / "first", server, settings=settings)
+        assert len(first.items) == 40
+        before = {a.path for a in server.site.articles}
+        server.site.grow(6)
+        server.site.edit(3, days=30)
+        server.requests.clear()
+        again = run_crawl(tmp_path / "again", [server.url], spider="news", settings={**DEFAULTS, **settings})
+        truth = server.truth
+        new = {url for url in truth.articles if url.removeprefix(server.url.rstrip("/")) not in before}
+        edited = server.url.rstrip("/") + server.site.articles[3].path
+        assert {item["url"] for item in again.items} == new | {edited}
+        article_fetches = [t for t in server.requests if server.absolute(t) in truth.articles]
+        assert sorted(map(server.absolute, article_fetches)) == sorted(new | {edited})
+        assert again.stats.get("forumcrawl/incremental/unchanged_articles", 0) >= 40 - 1

@@ -166,6 +166,12 @@ class _Article:
     category: str
     tags: list[str]
     comments: list[tuple[int, CommentTruth]] = field(default_factory=list)
+    #: Days after publication of the last change (sitemaps' ``lastmod``, ``dateModified``).
+    edited: int = 1
+
+    @property
+    def modified(self) -> datetime:
+        return self.moment + timedelta(days=self.edited)
 
     @property
     def text(self) -> str:
@@ -196,21 +202,35 @@ class NewsSite:
         self.authors = self.writer.names(rng.randint(3, 6))
         self.categories = self.writer.terms(rng.randint(3, 6))
         self.tag_names = self.writer.terms(8) if self.plan.tags else []
-        self.articles = self._make_articles(articles)
+        self._slugs: set[str] = set()
+        self._titles: set[str] = set()
+        self._number = rng.randint(1200, 9000)
+        self.articles: list[_Article] = []
         self.routes: dict[str, tuple[str, object]] = {}
         self.listings: dict[str, list[str]] = {}
+        self.grow(articles)
+
+    def grow(self, count: int) -> None:
+        """Publish ``count`` more articles (after the others), as a site does between crawls."""
+        self.articles += self._make_articles(count)
+        self.routes, self.listings = {}, {}
         self._route()
+        self.version += 1
+
+    def edit(self, index: int, days: int) -> None:
+        """Change article ``index`` ``days`` after its publication (its ``lastmod``)."""
+        self.articles[index].edited = days
+        self.version += 1
 
     # -- content ---------------------------------------------------------------------------
 
     def _make_articles(self, count: int) -> list[_Article]:
         rng, writer, plan = self._rng, self.writer, self.plan
-        taken: set[str] = set()
-        slugs: set[str] = set()
-        moment = _START.astimezone(self.zone)
+        taken, slugs = self._titles, self._slugs
+        moment = self.articles[-1].moment if self.articles else _START.astimezone(self.zone)
         made: list[_Article] = []
-        number = rng.randint(1200, 9000)
-        for i in range(count):
+        number = self._number
+        for i in range(len(self.articles), len(self.articles) + count):
             # Several articles a day now and then: a day's permalinks share their date segments.
             moment += timedelta(hours=rng.choice((2, 5, 9, 26, 49, 75)), minutes=rng.randint(0, 59))
             number += rng.randint(1, 40)
@@ -230,6 +250,7 @@ class NewsSite:
                     comment = CommentTruth(rng.choice(writer.names(12)), when.isoformat(), writer.comment())
                     article.comments.append((number * 10 + c, comment))
             made.append(article)
+        self._number = number
         return made
 
     def _article_path(self, i: int, number: int, title: str, moment: datetime, slugs: set[str]) -> str:
@@ -442,7 +463,7 @@ class NewsSite:
         hidden, out = self.plan.hidden, []
         kind = "NewsArticle" if self.plan.lang == "zh" or self.plan.shape == "id" else "BlogPosting"
         data = {"@type": kind, "headline": a.title, "datePublished": a.moment.isoformat(),
-                "dateModified": (a.moment + timedelta(days=1)).isoformat(),
+                "dateModified": a.modified.isoformat(),
                 "author": {"@type": "Person", "name": a.author}}
         if "graph" in hidden:
             graph = {"@context": "https://schema.org", "@graph": [
@@ -560,7 +581,7 @@ class NewsSite:
     # -- sitemaps and feeds ------------------------------------------------------------------
 
     def _urlset(self, articles: list[_Article], *, listings: bool = False) -> str:
-        urls = [(self._absolute(a.path), (a.moment + timedelta(days=1)).isoformat()) for a in articles]
+        urls = [(self._absolute(a.path), a.modified.isoformat()) for a in articles]
         if listings:
             urls += [(self._absolute(base), None) for base in self.listings]
         body = "".join(f"<url><loc>{_esc(loc)}</loc>" + (f"<lastmod>{mod}</lastmod>" if mod else "") + "</url>"
