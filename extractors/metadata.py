@@ -164,7 +164,7 @@ def _from_markup(tree: lxml.html.HtmlElement) -> dict[str, str | None]:
         target = names[0] if names else element
         return _clean(target.get("content")) or _clean(_BY.sub("", target.text_content()))
 
-    found["title"] = first("//*[@itemprop='headline']", lambda e: _clean(e.get("content") or e.text_content()))
+    found["title"] = first("//*[contains(concat(' ', normalize-space(@itemprop), ' '), ' headline ')]", lambda e: _clean(e.get("content") or e.text_content()))
     found["author"] = first("//*[@itemprop='author']", name_of) or first(
         "//*[contains(concat(' ', normalize-space(@class), ' '), ' vcard ')"
         " and contains(concat(' ', normalize-space(@class), ' '), ' author ')] | //address[contains(@class, 'author')]",
@@ -255,4 +255,9 @@ def article_metadata(tree: lxml.html.HtmlElement | None) -> ArticleMeta:
     values: dict[str, str | None] = {}
     for name in ("title", "author", "published", "modified"):
         values[name] = next((s[name] for s in sources if s.get(name)), None)
+    shown = _clean(headline.text_content()) if headline is not None else None
+    cut = (values["title"] or "").rstrip(".…").strip()
+    if shown and cut and shown != values["title"] and len(cut) < len(shown) and shown.startswith(cut):
+        # A meta title cut short (Nikola cuts og:title at 70 characters): the headline shown.
+        values["title"] = shown
     return ArticleMeta(**values, declared=marked_article(tree))

@@ -151,7 +151,7 @@ def page_role(tree: lxml.html.HtmlElement | None, url: str) -> str:
 def _marked_body(tree: lxml.html.HtmlElement) -> Any:
     """The element the page marks as the article's body: ``itemprop=articleBody``, else the one
     hAtom ``entry-content`` / h-entry ``e-content`` outside comments."""
-    for element in tree.xpath("//*[@itemprop='articleBody']"):
+    for element in tree.xpath("//*[contains(concat(' ', normalize-space(@itemprop), ' '), ' articleBody ')]"):
         if not _skipped(element):
             return element
     marked = [

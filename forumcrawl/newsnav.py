@@ -34,15 +34,21 @@ PROBES = 2
 _LETTERS = re.compile(r"[^\W\d_]+")
 _DIGITS = re.compile(r"\d+")
 _WORD_RUN = re.compile(r"\*(?:[-_]\*)+")
+_SECTION = re.compile(r"^[A-Za-z]{1,20}$")
 
 
 def url_pattern(url: str) -> str:
     """A URL's shape: each path segment with digit runs as ``#`` and word runs (slugs) as ``*``,
-    then the query's names. ``/2024/05/01/a-slug/`` is ``/#/#/#/*``, ``/sudo-2.html``
-    ``/*-#.*``, ``/index2.html`` ``/*#.*``, ``/?p=12`` ``/?p``."""
+    a first segment of one plain word kept, then the query's names. ``/2024/05/01/a-slug/`` is
+    ``/#/#/#/*/``, ``/sudo-2.html`` ``/*-#.*``, ``/index2.html`` ``/*#.*``, ``/?p=12`` ``/?p``."""
     parts = urlsplit(url)
     segments = []
-    for segment in parts.path.split("/"):
+    for depth, segment in enumerate(parts.path.split("/")):
+        if depth == 1 and _SECTION.match(segment):
+            # A first segment of one plain word names a section (``posts``, ``tag``): kept, so
+            # that ``/posts/a-slug/`` and ``/categories/a-name/`` are two patterns.
+            segments.append(segment.lower())
+            continue
         masked = _LETTERS.sub("*", _DIGITS.sub("#", segment))
         segments.append(_WORD_RUN.sub("*", masked))
     names = sorted({k.lower() for k, _ in parse_qsl(parts.query, keep_blank_values=True)})
@@ -90,12 +96,16 @@ class NewsNavigator:
         return bool(roles) and roles["article"] > roles["listing"]
 
     def offer(self, url: str) -> str:
-        """Decide a link: ``seen`` (already fetched, queued or held), ``hold`` (a listing that
-        waits for :meth:`release`), ``wait`` (its pattern's first pages are being read, see
-        :meth:`fetched`) or ``follow`` (fetch now)."""
+        """Decide a link: ``seen`` (already fetched, queued or held), ``dead`` (its pattern's
+        pages all gave nothing), ``hold`` (a listing that waits for :meth:`release`), ``wait``
+        (its pattern's first pages are being read, see :meth:`fetched`) or ``follow``."""
         if url in self.seen:
             return "seen"
         self.seen.add(url)
+        roles = self._roles.get(url_pattern(url))
+        if roles and roles["failed"] >= PROBES and roles["failed"] == sum(roles.values()):
+            # Every page of the pattern fetched so far gave nothing (a post's source file).
+            return "dead"
         if self.is_listing_link(url):
             pattern = url_pattern(url)
             if not self._yields.setdefault(pattern, _Yield()).closed:
@@ -110,7 +120,8 @@ class NewsNavigator:
         return "follow"
 
     def fetched(self, url: str, role: str, leads: int, *, released: bool = False) -> list[str]:
-        """A page of ``url`` was read as ``role`` (``article``, ``listing``, ``other``); it
+        """A page of ``url`` was read as ``role`` (``article``, ``listing``, ``other``, or
+        ``failed`` for a download that gave no page); it
         showed ``leads`` links not seen before (not counting listings). Returns the links of the
         pattern that waited for this verdict and are to be fetched now (the others now wait as
         listings)."""

@@ -69,7 +69,16 @@ UNDATED_MIN_CHARS = 400
 UNDECLARED_MIN_CHARS = 120
 #: Largest sitemap read, decompressed (a gzip bomb is not unpacked past it).
 SITEMAP_MAX_BYTES = 50 * 1024 * 1024
+#: Suffixes of source and data files that blogs link beside their pages ("Source" of a post).
+_SOURCE_SUFFIXES = (".rst", ".md", ".markdown", ".txt", ".ipynb", ".tex", ".adoc", ".json", ".csv", ".yaml", ".yml")
 _FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml")
+
+
+def _is_html(response: Response) -> bool:
+    """Whether the response is a web page by its type (a post's source file linked as
+    ``index.rst``, served as text, is none); a response without a type is given the benefit."""
+    kind = response.headers.get("Content-Type", b"").split(b";")[0].strip().lower()
+    return not kind or b"html" in kind
 
 
 class NewsSpider(SiteSpider):
@@ -171,15 +180,24 @@ class NewsSpider(SiteSpider):
             self._inc("news/sitemap_unreadable")
             self.logger.warning("skipped sitemap %s: %s", response.url, exc)
             return
+        if sitemap.type not in {"urlset", "sitemapindex"}:
+            # A sitemap index may list feeds (Nikola lists each author's and category's RSS).
+            yield from self.parse_feed(response)
+            return
         self._inc("news/sitemaps")
-        for entry in sitemap:
-            loc = (entry.get("loc") or "").strip()
-            if not loc or site_of(loc) not in self.sites:
-                continue
-            if sitemap.type == "sitemapindex":
+        entries = [e for e in sitemap if site_of((e.get("loc") or "").strip()) in self.sites]
+        if sitemap.type == "sitemapindex":
+            locs = [e["loc"].strip() for e in entries]
+            # An index may list feeds beside its sitemaps (Nikola: one RSS per author and
+            # category); those named sitemaps are read, the others only when none is.
+            named = [loc for loc in locs if "sitemap" in loc.lower()]
+            for loc in named or locs:
                 if loc not in self.nav(loc).seen:
                     yield self.sitemap_request(loc)
-            else:
+            return
+        for entry in entries:
+            loc = entry["loc"].strip()
+            if loc:
                 request = self.lead(loc, source="sitemap", modified=(entry.get("lastmod") or "").strip() or None)
                 if request is not None:
                     yield request
@@ -226,7 +244,7 @@ class NewsSpider(SiteSpider):
         for the page's last change), or None when it was seen, waits as a listing, or is an
         article the last crawl exported that has not changed since (FORUMCRAWL_INCREMENTAL)."""
         url = strip_params(canonical_url(url))
-        if url.lower().endswith(_IGNORED_SUFFIXES + _FEED_SUFFIXES):
+        if url.lower().endswith(_IGNORED_SUFFIXES + _FEED_SUFFIXES + _SOURCE_SUFFIXES):
             return None
         navigator = self.nav(url)
         if modified is not None:
@@ -245,7 +263,7 @@ class NewsSpider(SiteSpider):
                 return self.request(url, priority=ARTICLE_PRIORITY)
         decision = navigator.offer(url)
         if decision != "follow":
-            if decision in {"hold", "wait"}:
+            if decision in {"hold", "wait", "dead"}:
                 self._inc(f"news/{decision}")
             return None
         self._inc(f"news/lead/{source}")
@@ -286,7 +304,7 @@ class NewsSpider(SiteSpider):
     # -- pages -------------------------------------------------------------------------------
 
     async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
-        doc = self.document(response)
+        doc = self.document(response) if _is_html(response) else None
         released = bool(response.meta.get("forumcrawl_released"))
         asked = (response.meta.get("redirect_urls") or [response.url])[0]
         if doc is None or doc.tree is None:

@@ -202,3 +202,13 @@ def test_recrawl_fetches_only_new_and_changed_articles(tmp_path):
         article_fetches = [t for t in server.requests if server.absolute(t) in truth.articles]
         assert sorted(map(server.absolute, article_fetches)) == sorted(new | {edited})
         assert again.stats.get("forumcrawl/incremental/unchanged_articles", 0) >= 40 - 1
+
+
+def test_navigator_stops_following_a_pattern_whose_pages_all_gave_nothing():
+    nav = NewsNavigator()
+    sources = [f"http://a/posts/p{n}/index.src" for n in range(4)]
+    assert [nav.offer(url) for url in sources[:3]] == ["follow", "follow", "wait"]
+    assert nav.fetched(sources[0], "failed", 0) == [sources[2]]  # no verdict yet: it goes
+    nav.fetched(sources[1], "failed", 0)
+    assert nav.offer(sources[3]) == "dead"
+    assert nav.offer("http://a/posts/p9/") == "follow"
