@@ -101,7 +101,7 @@ def crawl_site(seed: int, shape: str, articles: int, timeout: float) -> dict[str
             for name, value in SETTINGS.items():
                 command += ["-s", f"{name}={value}"]
             started = time.perf_counter()
-            proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp, timeout=timeout)
+            proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp, timeout=timeout, check=False)
             seconds = time.perf_counter() - started
             if proc.returncode:
                 raise RuntimeError(f"crawl of seed {seed} failed: {proc.stderr[-2000:]}")

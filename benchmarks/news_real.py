@@ -29,18 +29,18 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from news_eval import SETTINGS, score  # noqa: E402
+from news_eval import SETTINGS, score
 
-from forumcrawl.mocknews import ArticleTruth, NewsPlan, NewsTruth  # noqa: E402
-from forumcrawl.mocknews.text import NewsWriter, slugify  # noqa: E402
+from forumcrawl.mocknews import ArticleTruth, NewsPlan, NewsTruth
+from forumcrawl.mocknews.text import NewsWriter, slugify
 
 
 def _free_port() -> int:
@@ -74,7 +74,7 @@ def build_nikola(nikola: str, folder: Path, base: str, posts: int, seed: int) ->
     subprocess.run([nikola, "init", "-q", str(folder / "site")], check=True, capture_output=True)
     site = folder / "site"
     conf = site / "conf.py"
-    conf.write_text(re.sub(r'^SITE_URL = .*$', f'SITE_URL = "{base}"', conf.read_text("utf-8"), flags=re.M), "utf-8")
+    conf.write_text(re.sub(r'^SITE_URL = .*$', f'SITE_URL = "{base}"', conf.read_text("utf-8"), flags=re.MULTILINE), "utf-8")
     truth = {}
     (site / "posts").mkdir(exist_ok=True)
     for post in _posts(posts, seed):
@@ -93,9 +93,9 @@ def build_hexo(blog: Path, base: str, posts: int, seed: int) -> tuple[Path, dict
     """The Hexo blog folder ``blog`` with ``posts`` generated posts (its own posts removed):
     its output folder, the truth."""
     config = blog / "_config.yml"
-    text = re.sub(r"^url: .*$", f"url: {base.rstrip('/')}", config.read_text("utf-8"), flags=re.M)
+    text = re.sub(r"^url: .*$", f"url: {base.rstrip('/')}", config.read_text("utf-8"), flags=re.MULTILINE)
     config.write_text(text, "utf-8")
-    site_author = re.search(r"^author: (.*)$", text, flags=re.M).group(1).strip()  # type: ignore[union-attr]
+    site_author = re.search(r"^author: (.*)$", text, flags=re.MULTILINE).group(1).strip()  # type: ignore[union-attr]
     folder = blog / "source" / "_posts"
     for old in folder.glob("*.md"):
         old.unlink()
@@ -118,7 +118,7 @@ def listings(output: Path, base: str, articles: dict[str, ArticleTruth]) -> set[
     pages = set()
     for path in output.rglob("*.html"):
         rel = path.relative_to(output).as_posix()
-        url = base + (rel[: -len("index.html")] if rel.endswith("index.html") else rel)
+        url = base + (rel.removesuffix("index.html"))
         if url not in articles:
             pages.add(url)
     return pages
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         requests: list[str] = []
 
         class Handler(SimpleHTTPRequestHandler):
-            def log_message(self, format: str, *log_args: Any) -> None:  # noqa: A002
+            def log_message(self, format: str, *log_args: Any) -> None:
                 requests.append(self.path)
 
         server = ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(output)))
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             command = [sys.executable, "-m", "forumcrawl", "crawl", "news", base, "-O", str(feed)]
             for name, value in SETTINGS.items():
                 command += ["-s", f"{name}={value}"]
-            proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp, timeout=900)
+            proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp, timeout=900, check=False)
             if proc.returncode:
                 raise RuntimeError(proc.stderr[-2000:])
             items = [json.loads(line) for line in feed.read_text("utf-8").splitlines() if line.strip()]

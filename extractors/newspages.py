@@ -19,7 +19,6 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import lxml.html
-
 from forumcrawl.extractors.metadata import marked_article
 
 __all__ = [

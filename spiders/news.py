@@ -14,24 +14,14 @@ settings of :class:`~forumcrawl.spiders.base.SiteSpider`; no site rules are lear
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import lxml.etree
 import lxml.html
 import scrapy
-from scrapy import signals
-from scrapy.crawler import Crawler
-from scrapy.exceptions import DontCloseSpider
-from scrapy.http import Response
-from scrapy.spidermiddlewares.httperror import HttpError
-from scrapy.utils.gz import gunzip, gzip_magic_number
-from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
-from twisted.python.failure import Failure
-
-from forumcrawl.document import Document, site_of
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.fields import page_links
 from forumcrawl.extractors.kinds import NON_CONTENT_KINDS
@@ -47,11 +37,21 @@ from forumcrawl.extractors.newspages import (
     without_extras,
 )
 from forumcrawl.extractors.text import language
+from forumcrawl.spiders.base import _FEED_SUFFIXES, _IGNORED_SUFFIXES, SiteSpider
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider
+from scrapy.http import Response
+from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.gz import gunzip, gzip_magic_number
+from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
+from twisted.python.failure import Failure
+
+from forumcrawl.document import Document, site_of
 from forumcrawl.items import Article, ArticleComment
 from forumcrawl.newsnav import NewsNavigator
 from forumcrawl.newsstate import NewsStates
 from forumcrawl.pages import Extraction, article_item
-from forumcrawl.spiders.base import _FEED_SUFFIXES, _IGNORED_SUFFIXES, SiteSpider
 
 __all__ = ["NewsSpider"]
 

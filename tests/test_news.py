@@ -12,10 +12,10 @@ from xml.etree import ElementTree
 
 import lxml.html
 import pytest
-
 from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.metadata import article_metadata
 from forumcrawl.extractors.newspages import article_identity, body_text, is_pager_url, page_role
+
 from forumcrawl.mocknews import SHAPES, NewsSite, serve_news
 from forumcrawl.newsnav import NewsNavigator, url_pattern
 from tests.conftest import run_crawl

@@ -16,7 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from forumcrawl.mockforum.server import MockForumServer
-from forumcrawl.mocknews.site import SHAPES, ArticleTruth, CommentTruth, NewsPlan, NewsSite, NewsTruth
+from forumcrawl.mocknews.site import (
+    SHAPES,
+    ArticleTruth,
+    CommentTruth,
+    NewsPlan,
+    NewsSite,
+    NewsTruth,
+)
 
 __all__ = ["SHAPES", "ArticleTruth", "CommentTruth", "NewsPlan", "NewsSite", "NewsTruth", "serve_news"]
 
