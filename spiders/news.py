@@ -347,7 +347,7 @@ class NewsSpider(SiteSpider):
         text = body_text(doc.tree)
         extraction = None
         if text is None:
-            cleaned = Document.from_text(lxml.html.tostring(without_extras(doc.tree), encoding="unicode"), doc.url)
+            cleaned = Document.from_text(lxml.html.tostring(without_extras(doc.tree, doc.url), encoding="unicode"), doc.url)
             outcome = self.cascade.run(cleaned, None, now=fetched)
             self.count_outcome(cleaned, outcome)
             extraction = outcome.extraction

@@ -48,6 +48,9 @@ BODIES = ("hentry", "articlebody", "none")
 #: How listings show their articles: headline teasers with excerpts (blogs) or a list of dated
 #: links (portals).
 TEASERS = ("heading", "list")
+#: How an article shows related articles: a list in a box named so, or linked headlines in a box
+#: whose name tells nothing.
+RELATED = ("list", "headings")
 FEEDS = ("none", "rss", "atom")
 _CHANNELS = ("guonei", "shehui", "caijing", "keji", "tiyu", "wenhua")
 _START = datetime(2023, 3, 1, tzinfo=timezone.utc)
@@ -75,6 +78,7 @@ class NewsPlan:
     code: bool
     body: str
     teaser: str
+    related: str
 
     @property
     def lang(self) -> str:
@@ -101,6 +105,7 @@ class NewsPlan:
             "code": rng.random() < 0.3,
             "body": rng.choice(BODIES),
             "teaser": rng.choice(TEASERS),
+            "related": rng.choice(RELATED),
         }
         unknown = set(given) - {f.name for f in fields(cls)}
         if unknown:
@@ -108,7 +113,7 @@ class NewsPlan:
         plan = cls(**{**drawn, **given})  # type: ignore[arg-type]
         for name, allowed in (("shape", SHAPES), ("pager", PAGERS), ("visible", VISIBLE),
                               ("sitemap", SITEMAPS), ("feed", FEEDS), ("body", BODIES),
-                              ("teaser", TEASERS)):
+                              ("teaser", TEASERS), ("related", RELATED)):
             if getattr(plan, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}")
         if plan.lang == "zh" and plan.code:
@@ -420,8 +425,9 @@ class NewsSite:
         about = "/about.html" if plan.shape == "flat" else "/about/"
         return (
             f'<!DOCTYPE html><html lang="{plan.lang}"><head><meta charset="utf-8"><title>{_esc(title)} | {site_name}</title>'
-            f'<meta property="og:site_name" content="{site_name}"><meta property="og:type" content="{og_type}">'
-            f"{feed}{head}</head><body>"
+            + (f'<meta property="og:site_name" content="{site_name}"><meta property="og:type" content="{og_type}">'
+               if "og" in plan.hidden else "")
+            + f"{feed}{head}</head><body>"
             f'<header class="site-header"><a class="site-title" href="/">{site_name}</a>'
             f'<nav class="main-nav"><ul><li><a href="/">{"首页" if zh else "Home"}</a></li>{cats}'
             f'<li><a href="{about}">{"关于我们" if zh else "About"}</a></li></ul></nav></header>'
@@ -502,8 +508,6 @@ class NewsSite:
         if i + 1 < len(self.articles):
             nav.append(f'<a rel="next" href="{_esc(self.articles[i + 1].path)}">{_esc(self.articles[i + 1].title)} →</a>')
         related = [r for r in self.articles if r.category == a.category and r is not a][:3]
-        rel = "".join(f'<li><a href="{_esc(r.path)}">{_esc(r.title)}</a><p>{_esc(r.paragraphs[0][:80])}…</p></li>'
-                      for r in related)
         if plan.body == "none":
             article = (f'<div class="article">{item}<h1>{_esc(a.title)}</h1>{self._byline(a)}'
                        f'<div class="content" id="text">{"".join(body)}</div>{footer}</div>')
@@ -518,13 +522,23 @@ class NewsSite:
             f'<div class="share-bar">{"分享到" if zh else "Share:"} <a href="https://twitter.example/share">Twitter</a> '
             f'<a href="https://facebook.example/share">Facebook</a> <a href="mailto:?subject=x">Email</a></div>'
             f'<nav class="post-navigation">{" ".join(nav)}</nav>'
-            f'<section class="related-posts"><h3>{"相关新闻" if zh else "Related"}</h3><ul>{rel}</ul></section>'
+            f"{self._related(related)}"
             f"{self._comments(a)}"
         )
         head = self._hidden(a)
         if plan.canonical:
             head += f'<link rel="canonical" href="{_esc(a.path)}">'
         return self._layout(a.title, main, head=head, og_type="article")
+
+    def _related(self, related: list[_Article]) -> str:
+        zh = self.plan.lang == "zh"
+        if self.plan.related == "headings":
+            return '<div class="box">' + "".join(
+                f'<div class="item"><h3><a href="{_esc(r.path)}">{_esc(r.title)}</a></h3><p>{_esc(r.paragraphs[0][:80])}…</p></div>'
+                for r in related) + "</div>"
+        rel = "".join(f'<li><a href="{_esc(r.path)}">{_esc(r.title)}</a><p>{_esc(r.paragraphs[0][:80])}…</p></li>'
+                      for r in related)
+        return f'<section class="related-posts"><h3>{"相关新闻" if zh else "Related"}</h3><ul>{rel}</ul></section>'
 
     def _comments(self, a: _Article) -> str:
         if not self.plan.comments:
