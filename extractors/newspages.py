@@ -53,7 +53,8 @@ ARTICLE_PROSE = 250
 #: Most text of a block holding a linked headline that is dropped with it as a teaser.
 TEASER_CHARS = 400
 #: A page that declares itself an article (JSON-LD, ``og:type``) is one unless it shows this many
-#: linked headlines: some home pages carry an article's marks.
+#: linked headlines, or as many title links and no prose under a headline of its own: some home
+#: pages carry an article's marks.
 DECLARED_TEASERS = 8
 #: Query parameters that never select content: reply forms, trackers, share and print views.
 NOISE_PARAMS = re.compile(
@@ -148,14 +149,15 @@ def page_role(tree: lxml.html.HtmlElement | None, url: str) -> str:
     if tree is None:
         return "unknown"
     headed, listed = teaser_links(tree, url)
-    if is_pager_url(url) or headed + listed >= DECLARED_TEASERS:
+    if is_pager_url(url) or headed >= DECLARED_TEASERS:
         return "listing"
-    if marked_article(tree):
+    prose = _prose_under_headline(tree, url) >= ARTICLE_PROSE
+    if marked_article(tree) and (prose or listed < DECLARED_TEASERS):
         return "article"
     if headed < LISTING_TEASERS and listed < LISTING_LINKS:
         return "unknown"
-    if headed <= RESCUED_TEASERS and _prose_under_headline(tree, url) >= ARTICLE_PROSE:
-        # A headline of its own above a long text: an article with a box of related headlines.
+    if headed <= RESCUED_TEASERS and prose:
+        # A headline of its own above a long text: an article with a box of related links.
         return "unknown"
     return "listing"
 

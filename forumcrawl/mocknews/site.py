@@ -48,9 +48,9 @@ BODIES = ("hentry", "articlebody", "none")
 #: How listings show their articles: headline teasers with excerpts (blogs) or a list of dated
 #: links (portals).
 TEASERS = ("heading", "list")
-#: How an article shows related articles: a list in a box named so, or linked headlines in a box
-#: whose name tells nothing.
-RELATED = ("list", "headings")
+#: How an article shows related articles: a list in a box named so, linked headlines in a box
+#: whose name tells nothing, or a long list of title links (a portal's "hot news") in such a box.
+RELATED = ("list", "headings", "many")
 FEEDS = ("none", "rss", "atom")
 _CHANNELS = ("guonei", "shehui", "caijing", "keji", "tiyu", "wenhua")
 _START = datetime(2023, 3, 1, tzinfo=timezone.utc)
@@ -508,6 +508,8 @@ class NewsSite:
         if i + 1 < len(self.articles):
             nav.append(f'<a rel="next" href="{_esc(self.articles[i + 1].path)}">{_esc(self.articles[i + 1].title)} →</a>')
         related = [r for r in self.articles if r.category == a.category and r is not a][:3]
+        if plan.related == "many":
+            related = [r for r in reversed(self.articles) if r is not a][:10]
         if plan.body == "none":
             article = (f'<div class="article">{item}<h1>{_esc(a.title)}</h1>{self._byline(a)}'
                        f'<div class="content" id="text">{"".join(body)}</div>{footer}</div>')
@@ -532,6 +534,9 @@ class NewsSite:
 
     def _related(self, related: list[_Article]) -> str:
         zh = self.plan.lang == "zh"
+        if self.plan.related == "many":
+            return '<div class="box"><ul>' + "".join(
+                f'<li><a href="{_esc(r.path)}">{_esc(r.title)}</a></li>' for r in related) + "</ul></div>"
         if self.plan.related == "headings":
             return '<div class="box">' + "".join(
                 f'<div class="item"><h3><a href="{_esc(r.path)}">{_esc(r.title)}</a></h3><p>{_esc(r.paragraphs[0][:80])}…</p></div>'
