@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Article", "ForumThread", "Post", "WholeThread", "plain"]
+__all__ = ["Article", "ArticleComment", "ForumThread", "Post", "WholeThread", "plain"]
 
 
 def plain(value: Any) -> Any:
@@ -135,6 +135,16 @@ class WholeThread:
 
 
 @dataclass(kw_only=True, slots=True)
+class ArticleComment:
+    """A reader's comment under an article (exported with FORUMCRAWL_NEWS_COMMENTS)."""
+
+    author: str | None = None
+    #: Time of the comment, ISO 8601.
+    published: str | None = None
+    text: str = ""
+
+
+@dataclass(kw_only=True, slots=True)
 class Article:
     """A news or blog article."""
 
@@ -158,3 +168,7 @@ class Article:
     method: str | None = None
     #: Identifier of the learned site rule used, when a rule was used.
     rule_id: str | None = None
+    #: Time of the last change the page marks, ISO 8601 (news spider).
+    modified: str | None = None
+    #: Readers' comments, in page order; None unless FORUMCRAWL_NEWS_COMMENTS is on.
+    comments: list[ArticleComment] | None = None

@@ -110,6 +110,8 @@ class SiteSpider(scrapy.Spider):
 
     #: Stats prefix used by this spider family.
     stats_prefix = "forumcrawl"
+    #: Whether the spider learns site rules (FORUMCRAWL_LEARN_ENABLED): the news spider does not.
+    learns = True
 
     @property
     def worker(self) -> str:
@@ -162,7 +164,7 @@ class SiteSpider(scrapy.Spider):
         spider.max_page_bytes = settings.getint("FORUMCRAWL_MAX_PAGE_BYTES")
         spider.navigation = settings.getbool("FORUMCRAWL_NAVIGATION_ENABLED", True)
         spider.recrawl = Recrawl.of(crawler)
-        if settings.getbool("FORUMCRAWL_LEARN_ENABLED"):
+        if cls.learns and settings.getbool("FORUMCRAWL_LEARN_ENABLED"):
             examples = {site_of(spider.topic_example): spider.topic_example} if spider.topic_example else {}
             spider.learner = SiteLearner(
                 FileRuleStore(settings["FORUMCRAWL_RULES_DIR"]),
