@@ -72,6 +72,9 @@ FORUMCRAWL_ITEM: str = "page"
 FORUMCRAWL_INCREMENTAL: bool = False
 #: Folder of the crawl states of FORUMCRAWL_INCREMENTAL, one JSON file per site.
 FORUMCRAWL_STATE_DIR: str = ".forumcrawl/state"
+#: ``news``: also export each article's reader comments, as ``comments: [{author, published,
+#: text}]`` (never part of the article's text).
+FORUMCRAWL_NEWS_COMMENTS: bool = False
 
 # Reports
 #: Write the crawl's stats (requests, failures, start and end, forumcrawl's counters) to this JSON
