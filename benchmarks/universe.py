@@ -37,7 +37,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,7 @@ from bench_threads import mock_threads, score_threads
 from crawl_eval import mock_truth, run_crawl, score
 from rule_stability import rule_of
 
+from forumcrawl.evaluation import gold_day, match_posts, normalise_name, text_prf
 from forumcrawl.learning import Fetched, learn_from_walk
 from forumcrawl.mockforum.universe import DIMENSIONS, UniverseSite, draw, serve_seed
 
@@ -92,6 +93,48 @@ def stability(seed: int) -> dict[str, Any]:
     return {"stable": float(len(distinct) == 1), "rules": distinct}
 
 
+def _path(url: str) -> str:
+    return "/" + url.split("/", 3)[3] if url.count("/") >= 3 else url
+
+
+def examples(items: list[dict[str, Any]], canonical: Callable[[str], str],
+             pages: dict[str, list[dict[str, Any]]], titles: dict[str, str]) -> dict[str, Any]:
+    """What went wrong, by example: exported pages that are no thread page, thread pages not
+    exported, the exported page whose posts are furthest from the truth, and the first wrong
+    author, date and title (URLs as paths)."""
+    exported = {canonical(item["url"]): item for item in items}
+    found: dict[str, Any] = {
+        "false_topics": sorted(_path(u) for u in exported if u not in pages)[:3],
+        "missed_topics": sorted(_path(u) for u in pages if u not in exported)[:3],
+    }
+    worst: tuple[float, str, list[str], list[str]] | None = None
+    for url in sorted(set(exported) & set(pages)):
+        item, gold = exported[url], pages[url]
+        posts = item.get("posts") or []
+        texts = [str(p.get("text") or "") for p in posts]
+        matches = match_posts(texts, [g["text"] for g in gold])
+        f1 = 2 * sum(m is not None for m in matches) / (len(texts) + len(gold))
+        if worst is None or f1 < worst[0]:
+            missed = [g["text"][:80] for g, m in zip(gold, matches) if m is None]
+            closest = [max(texts, key=lambda t: text_prf(t, g["text"]).f1)[:120] if texts else ""
+                       for g, m in zip(gold, matches) if m is None]
+            worst = (f1, _path(url), missed[:1], closest[:1])
+        for g, m in zip(gold, matches):
+            if m is None:
+                continue
+            got = posts[m]
+            if "author" not in found and normalise_name(got.get("author")) != normalise_name(g["author"]):
+                found["author"] = [_path(url), g["author"], got.get("author")]
+            day = gold_day(g["published"])
+            if "date" not in found and day and day not in str(got.get("published") or ""):
+                found["date"] = [_path(url), g["published"], got.get("published")]
+        if "title" not in found and normalise_name(item.get("title")) != normalise_name(titles[url]):
+            found["title"] = [_path(url), titles[url], item.get("title")]
+    if worst is not None and worst[0] < 1:
+        found["posts"] = {"f1": round(worst[0], 3), "page": worst[1], "gold": worst[2], "closest": worst[3]}
+    return found
+
+
 def _now() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
 
@@ -107,6 +150,10 @@ def bench_seed(seed: int, workers: int = 0, threads: bool = True, stable: bool =
             start, truth, pages, titles = mock_truth(server)
             result = score(f"universe-{seed}", start, truth.canonical, pages, titles,
                            Path(tmp) / "page", workers=workers, settings=SHIPPED)
+        feed = Path(tmp) / "page" / "embedded" / "items.jsonl"
+        if feed.exists():
+            items = [json.loads(line) for line in feed.read_text("utf-8").splitlines() if line.strip()]
+            record["examples"] = examples(items, truth.canonical, pages, titles)
         metrics = (result["exported_scores"] or {}).get("metrics", {})
         p, r = result["topic_precision"], result["topic_recall"]
         record.update(
@@ -208,9 +255,10 @@ def run(seeds: list[int], jobs: int, work: Callable[[int], dict[str, Any]], out:
     """Benchmark ``seeds`` in ``jobs`` processes, printing each record and saving as it goes."""
     records: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for record in pool.map(work, seeds):
+        for future in as_completed([pool.submit(work, seed) for seed in seeds]):
+            record = future.result()
             records.append(record)
-            print(json.dumps({k: v for k, v in record.items() if k not in ("dims", "rules", "other_fetches")}),
+            print(json.dumps({k: v for k, v in record.items() if k not in ("dims", "rules", "other_fetches", "examples")}),
                   flush=True)
             if out:
                 out.write_text(json.dumps(records, ensure_ascii=False, indent=1), "utf-8")

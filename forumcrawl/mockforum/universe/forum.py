@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 from datetime import datetime
-from urllib.parse import quote, unquote_to_bytes
+from collections.abc import Sequence
+from urllib.parse import quote
 
 from forumcrawl.mockforum.family import Family, Page, attr, chunks, text
 from forumcrawl.mockforum.plan import Board, Plan, Post, Thread, User
-from forumcrawl.mockforum.truth import PostTruth
+from forumcrawl.mockforum.truth import PostTruth, path_key
 from forumcrawl.mockforum.times import iso
 from forumcrawl.mockforum.universe.dimensions import Dimensions
 from forumcrawl.mockforum.universe.markup import Markup
@@ -41,11 +42,6 @@ _WORDS = {
 #: Charset the wrong-charset thread's bytes are really in, by the charset it declares.
 _WRONG = {"utf-8": {"en": "cp1252", "zh": "gbk"}, "gbk": "utf-8", "big5": "utf-8",
           "windows-1252": "utf-8"}
-
-
-def _path_key(path: str) -> str:
-    """A path with its percent-escapes in one form (servers decode them before routing)."""
-    return quote(unquote_to_bytes(path), safe="/:@!$&'()*+,;=-._~")
 
 
 class Universe(Family):
@@ -83,7 +79,7 @@ class Universe(Family):
     def key(self, target: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         """As the base, with the path's percent-escapes read the way a server decodes them."""
         path, query = super().key(target)
-        return _path_key(path), query
+        return path_key(path), query
 
     def thread_href(self, thread: Thread, page: int) -> str:
         return self.urls.thread_href(thread, page)
@@ -199,7 +195,7 @@ class Universe(Family):
         slug = self.urls.slug(Thread(self.plan.missing_tid, 0, self.words["missing"], [], 0))
         return self.urls.thread(self.plan.missing_tid, slug, 1)
 
-    def layout(self, title: str, content: str, *, crumbs: list[tuple[str, str]] = (),  # type: ignore[assignment]
+    def layout(self, title: str, content: str, *, crumbs: Sequence[tuple[str, str]] = (),
                head: str = "") -> str:
         """The page frame: header with the site's links, breadcrumbs, footer."""
         w, dims = self.words, self.dims
