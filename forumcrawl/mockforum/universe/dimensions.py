@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass, fields
 
-__all__ = ["DIMENSIONS", "SLUG_SCHEMES", "Dimensions", "Sizes", "draw", "sizes_for"]
+__all__ = ["DIMENSIONS", "SLUG_SCHEMES", "Dimensions", "Sizes", "draw", "resolve", "sizes_for"]
 
 #: Every dimension with its values and what each value makes the forum do.
 DIMENSIONS: dict[str, dict[str, str]] = {
@@ -168,15 +168,30 @@ def draw(seed: int) -> Dimensions:
     picked = {f.name: _choice(seed, f.name, [v for v in DIMENSIONS[f.name] if v != "none"]
                               if f.name == "slug" else list(DIMENSIONS[f.name]))
               for f in fields(Dimensions)}
-    lang = picked["lang"]
-    if picked["encoding"] != "utf-8" and picked["encoding"] not in _LEGACY[lang]:
-        picked["encoding"] = _choice(seed, "encoding-" + lang, ["utf-8", *_LEGACY[lang]])
+    if picked["encoding"] != "utf-8" and picked["encoding"] not in _LEGACY[picked["lang"]]:
+        picked["encoding"] = _choice(seed, "encoding-" + picked["lang"], ["utf-8", *_LEGACY[picked["lang"]]])
+    return resolve(Dimensions(**picked))
+
+
+def resolve(dims: Dimensions, **changes: str) -> Dimensions:
+    """``dims`` with ``changes``, and the values that cannot apply to the rest of the forum
+    resolved to what it does: no slug without a slugged scheme (and words where one comes in),
+    a post-number URL only on path schemes (a permalink elsewhere), the Chinese date format and
+    legacy encodings only where the language is written in them."""
+    picked = {**dims.as_dict(), **changes}
+    for name, value in picked.items():
+        if value not in DIMENSIONS[name]:
+            raise ValueError(f"{name} has no value {value!r}; choose from {', '.join(DIMENSIONS[name])}")
     if picked["thread_url"] not in SLUG_SCHEMES:
         picked["slug"] = "none"
+    elif picked["slug"] == "none":
+        picked["slug"] = "words"
     if picked["post_link"] == "post_number" and picked["thread_url"] not in _POST_NUMBER_SCHEMES:
         picked["post_link"] = "permalink"
-    if picked["time_format"] == "chinese" and lang == "en":
+    if picked["time_format"] == "chinese" and picked["lang"] == "en":
         picked["time_format"] = "iso"
+    if picked["encoding"] not in ("utf-8", *_LEGACY[picked["lang"]]):
+        picked["encoding"] = "utf-8"
     return Dimensions(**picked)
 
 

@@ -66,12 +66,17 @@ class Faults:
 
 
 class UniverseSite(ForumSite):
-    """Forum ``seed`` of the universe: its dimensions (:attr:`dims`), plan, pages and truth."""
+    """Forum ``seed`` of the universe: its dimensions (:attr:`dims`), plan, pages and truth.
 
-    def __init__(self, seed: int, *, now: datetime | None = None, faults: bool = True) -> None:
+    ``faults=False``: a server that always answers."""
+
+    def __init__(self, seed: int, *, now: datetime | None = None, faults: bool = True,
+                 dims: Dimensions | None = None) -> None:
         self.family = "universe"
         self.seed = seed
-        self.dims: Dimensions = draw(seed)
+        #: What the forum looks like: the seed's draw, or ``dims`` (the seed's content and size
+        #: in another look, to see which dimension a failure follows).
+        self.dims: Dimensions = dims or draw(seed)
         self.plan = build_plan(self.dims.lang, f"universe:{seed}", now=now or DEFAULT_NOW,
                                **asdict(sizes_for(seed)))
         self._kind = lambda plan: Universe(plan, self.dims, seed)
