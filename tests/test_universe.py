@@ -6,13 +6,17 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timezone
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin
 
 import lxml.html
 import pytest
 
+from forumcrawl.evaluation import match_posts
 from forumcrawl.mockforum.site import Response
+from forumcrawl.mockforum.truth import SiteTruth
 from forumcrawl.mockforum.universe import (
     DIMENSIONS,
     HELD_APART,
@@ -151,9 +155,41 @@ def test_a_faulty_server_answers_a_burst_of_503_with_retry_after() -> None:
     assert 500 in first and set(again) == {200}
 
 
-def _crawl_scores(tmp_path: Path, seed: int) -> tuple[UniverseSite, dict[str, float]]:
-    """Crawl forum ``seed`` at the shipped defaults; topic precision and recall of the exported
-    pages and the share of their posts found with the right author."""
+@dataclass
+class Crawled:
+    """A crawl of a generated forum at the shipped defaults, read against its truth."""
+
+    site: UniverseSite
+    truth: SiteTruth
+    exported: dict[str, dict[str, Any]]
+
+    def topic_scores(self) -> tuple[float, float]:
+        """Precision and recall of the exported pages against the truth's thread pages."""
+        hits = set(self.exported) & set(self.truth.topic_urls)
+        return len(hits) / max(len(self.exported), 1), len(hits) / len(self.truth.topic_urls)
+
+    def post_scores(self) -> dict[str, float]:
+        """Over the exported thread pages: share of gold posts found (token F1 >= 0.8, as the
+        evaluation finds them), of those with the right author, and of pages with the right
+        title."""
+        found = right = total = titles = pages = 0
+        for url, item in self.exported.items():
+            if url not in self.truth.topic_urls:
+                continue
+            gold = self.truth.posts_for(url)
+            posts = item.get("posts") or []
+            matches = match_posts([str(p.get("text") or "") for p in posts], [g.text for g in gold])
+            found += sum(m is not None for m in matches)
+            right += sum(m is not None and posts[m].get("author") == g.author for g, m in zip(gold, matches))
+            total += len(gold)
+            pages += 1
+            titles += item.get("title") == self.truth.thread_for(url).title
+        return {"found": found / max(total, 1), "authors": right / max(total, 1),
+                "titles": titles / max(pages, 1)}
+
+
+def crawl_seed(tmp_path: Path, seed: int) -> Crawled:
+    """Crawl forum ``seed`` from its front page at the shipped defaults (faults included)."""
     now = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
     with serve_seed(seed, now=now) as server:
         # The shipped politeness: conftest's run_crawl turns AutoThrottle off and allows 8.
@@ -161,19 +197,37 @@ def _crawl_scores(tmp_path: Path, seed: int) -> tuple[UniverseSite, dict[str, fl
                            settings={"AUTOTHROTTLE_ENABLED": True, "CONCURRENT_REQUESTS_PER_DOMAIN": 4})
         truth = server.truth
     exported = {truth.canonical(item["url"]): item for item in result.items}
-    hits = set(exported) & set(truth.topic_urls)
-    found = total = 0
-    for url in hits:
-        gold = truth.posts_for(url)
-        got = {(p.get("author"), p.get("floor")) for p in exported[url].get("posts", [])}
-        found += sum((p.author, p.floor) in got for p in gold)
-        total += len(gold)
-    return server.site, {"precision": len(hits) / max(len(exported), 1),
-                         "recall": len(hits) / len(truth.topic_urls),
-                         "authors": found / max(total, 1)}
+    return Crawled(server.site, truth, exported)
 
 
-def test_a_crawl_of_a_generated_forum_matches_its_truth(tmp_path: Path) -> None:
-    site, scores = _crawl_scores(tmp_path, 114)
-    assert scores["precision"] == 1.0 and scores["recall"] >= 0.95, scores
-    assert scores["authors"] >= 0.95, scores
+#: A tuning forum the learning handles today: query thread URLs with permalinks, board lists
+#: counted from 0, mobile copies, a noscript pager, XenForo-like articles, Chinese, reply links
+#: that redirect to a login page.
+WORKING_SEED = 48
+
+
+@pytest.fixture(scope="module")
+def working(tmp_path_factory: pytest.TempPathFactory) -> Crawled:
+    return crawl_seed(tmp_path_factory.mktemp("universe-48"), WORKING_SEED)
+
+
+def test_a_crawl_of_a_generated_forum_matches_its_truth(working: Crawled) -> None:
+    assert working.topic_scores() == (1.0, 1.0)
+    scores = working.post_scores()
+    assert scores["found"] >= 0.98 and scores["authors"] >= 0.98, scores
+
+
+@pytest.mark.xfail(strict=True, reason="title only in <title> and the breadcrumb (title_at=crumb): "
+                   "the title keeps the page title's ' - <board>' suffix")
+def test_a_title_shown_only_in_the_page_title_and_breadcrumb(working: Crawled) -> None:
+    assert working.site.dims.title_at == "crumb"
+    assert working.post_scores()["titles"] >= 0.98
+
+
+@pytest.mark.xfail(strict=True, reason="member post lists built like thread pages "
+                   "(member_posts=post_list, /search/member?user_id=N) taken for the thread pages")
+def test_member_post_lists_are_not_taken_for_threads(tmp_path: Path) -> None:
+    crawled = crawl_seed(tmp_path, 26)
+    assert crawled.site.dims.member_posts == "post_list"
+    precision, recall = crawled.topic_scores()
+    assert precision >= 0.99 and recall >= 0.99, (precision, recall)
