@@ -25,9 +25,14 @@ most ``--jobs`` processes at once::
 ``--ablate`` crawls nothing: it learns each forum's topic rule and thread identity from three
 walks, checks them against the truth, and for a forum where they are wrong flips one dimension
 at a time to a plain value (:data:`PLAIN`; same content and size) and learns again: the values
-whose flip alone makes every failing walk right are what the failure follows::
+whose flip alone makes every failing walk right are what the failure follows.
+``--ablate-fields`` does the same for the fields: it extracts every thread page of each forum
+(rules learned from them as ``crawl_eval.py --pages`` learns them) and, where post F1, author,
+date or title is below its bar, flips one post-printing dimension at a time (the mean gain of a
+flip is what that value costs)::
 
     python benchmarks/universe.py --seeds 100-199 --ablate --json ablation.json
+    python benchmarks/universe.py --seeds 100-199 --ablate-fields --json fields.json
 
 The report is a table of distributions (median, 10th percentile — 90th for fetches, where lower
 is better — and the share of forums meeting the issue's bar) and the failure analysis: for each
@@ -38,6 +43,7 @@ the seeds, so that what a forum must look like for the learning to fail can be r
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import sys
@@ -150,7 +156,7 @@ def rule_fault(model: SiteModel, truth: SiteTruth) -> str | None:
 
 def ablate(seed: int, samples: int = 3) -> dict[str, Any]:
     """Forum ``seed``'s topic rule from ``samples`` walks, and for a wrong one, which single
-    dimension flipped to its :data:`PLAIN` value makes every failing walk learn it right."""
+    dimension flipped to its :data:`PLAIN` value makes the first failing walk learn it right."""
     dims = draw(seed)
     site = UniverseSite(seed, faults=False)
     truth = site.truth(_WALK_BASE)
@@ -166,10 +172,95 @@ def ablate(seed: int, samples: int = 3) -> dict[str, Any]:
             continue
         other = UniverseSite(seed, faults=False, dims=flipped)
         other_truth = other.truth(_WALK_BASE)
-        if all(rule_fault(learned(other, k), other_truth) is None for k in faults):
+        if rule_fault(learned(other, min(faults)), other_truth) is None:
             fixed_by.append(f"{name}={dims.as_dict()[name]}")
     record["fixed_by"] = fixed_by
     return record
+
+
+#: Dimensions of how a post is printed, flipped by the field ablation.
+FIELD_DIMENSIONS = ("encoding", "post_markup", "author_at", "time_at", "time_format", "title_at",
+                    "quote", "signature", "edit", "code", "ads")
+#: Field metrics of the field ablation.
+FIELD_METRICS = ("posts_f1", "post_author", "post_date", "title")
+
+
+def field_scores(site: UniverseSite, now: datetime) -> dict[str, float]:
+    """Extraction alone on every readable thread page of ``site`` (served without HTTP), the
+    rules learned from them as ``crawl_eval.py --pages`` learns them: mean post F1 (posts found
+    at token F1 >= 0.8), post author, post date (by day) and title over the pages."""
+    from forumcrawl.document import Document
+    from forumcrawl.learning import SiteLearner
+    from forumcrawl.pages import Cascade, thread_item
+    from forumcrawl.learning import NullRuleStore
+
+    truth = site.truth(_WALK_BASE)
+    urls = [u for u in truth.topic_urls if truth.broken.get(u, "wrong-charset") == "wrong-charset"]
+    docs = []
+    for url in urls:
+        response = site.render(url[len(_WALK_BASE) - 1 :])
+        docs.append(Document.from_bytes(response.body, url, response.headers["Content-Type"]))
+    learner = SiteLearner(NullRuleStore())
+    model = learner._learn_templates(learner._learn_extraction(SiteModel(site=docs[0].site), docs), docs)
+    cascade = Cascade()
+    sums = dict.fromkeys(FIELD_METRICS, 0.0)
+    aware = now.replace(tzinfo=timezone.utc)
+    for url, doc in zip(urls, docs):
+        outcome = cascade.run(doc, model, now=aware)
+        item = {} if outcome.extraction is None else dataclasses.asdict(thread_item(doc, outcome.extraction, now=aware))
+        gold = truth.posts_for(url)
+        posts = item.get("posts") or []
+        matches = match_posts([str(p.get("text") or "") for p in posts], [g.text for g in gold])
+        pairs = [(g, posts[m]) for g, m in zip(gold, matches) if m is not None]
+        sums["posts_f1"] += 2 * len(pairs) / (len(posts) + len(gold))
+        sums["post_author"] += sum(normalise_name(p.get("author")) == normalise_name(g.author) for g, p in pairs) / max(len(pairs), 1)
+        sums["post_date"] += sum(g.published[:10] in str(p.get("published") or "") for g, p in pairs) / max(len(pairs), 1)
+        sums["title"] += normalise_name(item.get("title")) == normalise_name(truth.thread_for(url).title)
+    return {name: round(total / len(urls), 4) for name, total in sums.items()}
+
+
+def ablate_fields(seed: int) -> dict[str, Any]:
+    """Forum ``seed``'s field scores from extraction alone and, where one is below its bar, the
+    scores with each dimension of :data:`FIELD_DIMENSIONS` flipped alone to its :data:`PLAIN`
+    value: what each value costs."""
+    dims = draw(seed)
+    now = _now()
+    scores = field_scores(UniverseSite(seed, now=now, faults=False), now)
+    record: dict[str, Any] = {"seed": seed, "dims": dims.as_dict(), "field_scores": scores, "flips": {}}
+    if all(meets(m, scores[m]) for m in FIELD_METRICS):
+        return record
+    for name in FIELD_DIMENSIONS:
+        flipped = resolve(dims, **{name: PLAIN[name]})
+        if flipped != dims:
+            record["flips"][f"{name}={dims.as_dict()[name]}"] = field_scores(
+                UniverseSite(seed, now=now, faults=False, dims=flipped), now)
+    return record
+
+
+def field_report(records: list[dict[str, Any]]) -> str:
+    """Per field metric: the forums below the bar, and per dimension value, over the forums
+    below the bar that have it, how much flipping it alone raises the metric (mean gain), and
+    on how many the flip alone brings it to the bar."""
+    out = []
+    for metric in FIELD_METRICS:
+        label = METRICS[metric][0]
+        failing = [r for r in records if not meets(metric, r["field_scores"][metric])]
+        gains: dict[str, list[tuple[float, bool, int]]] = {}
+        for record in failing:
+            before = record["field_scores"][metric]
+            for value, scores in record["flips"].items():
+                gains.setdefault(value, []).append((scores[metric] - before, meets(metric, scores[metric]), record["seed"]))
+        values = [r["field_scores"][metric] for r in records]
+        rows = sorted(gains.items(), key=lambda kv: -statistics.fmean(g for g, _, _ in kv[1]))
+        out.append(f"\n### {label} (extraction alone): {len(failing)} of {len(records)} forums below the bar "
+                   f"(median {statistics.median(values):.3f})\n\n"
+                   "| dimension value | forums below the bar with it | mean gain when flipped | "
+                   "flip alone reaches the bar | seeds with the largest gain |\n|---|---|---|---|---|\n"
+                   + "\n".join(f"| {value} | {len(g)} | {statistics.fmean(x for x, _, _ in g):+.3f} | "
+                                f"{sum(ok for _, ok, _ in g)} | "
+                                f"{', '.join(str(sd) for _, _, sd in sorted(g, key=lambda t: -t[0])[:5])} |"
+                                for value, g in rows[:10] if statistics.fmean(x for x, _, _ in g) > 0.005))
+    return "\n".join(out)
 
 
 def _path(url: str) -> str:
@@ -386,14 +477,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ablate", action="store_true",
                         help="no crawl: learn each forum's topic rule from 3 walks and, where it is "
                              "wrong, flip one dimension at a time to a plain value")
+    parser.add_argument("--ablate-fields", action="store_true",
+                        help="no crawl: extract each forum's thread pages and, where a field "
+                             "metric is below its bar, flip one post-printing dimension at a time")
     parser.add_argument("--report", type=Path, help="print the tables of a --json file, crawl nothing")
     args = parser.parse_args(argv)
     if args.report:
         records = json.loads(args.report.read_text("utf-8"))
     else:
-        work = ablate if args.ablate else _Work(args.workers, not args.no_threads, not args.no_stability)
+        work = (ablate if args.ablate else ablate_fields if args.ablate_fields else
+                _Work(args.workers, not args.no_threads, not args.no_stability))
         records = run(seeds_of(args.seeds), args.jobs, work, args.json)
-    print(ablation_report(records) if records and "rule_faults" in records[0] else report(records))
+    if records and "rule_faults" in records[0]:
+        print(ablation_report(records))
+    elif records and "field_scores" in records[0]:
+        print(field_report(records))
+    else:
+        print(report(records))
     return 0
 
 
