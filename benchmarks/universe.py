@@ -65,7 +65,7 @@ from forumcrawl.extractors.navigation import ThreadIdentity, canonical_url
 from forumcrawl.extractors.url_rules import UrlResolver
 from forumcrawl.learning import Fetched, learn_from_walk
 from forumcrawl.mockforum.truth import SiteTruth
-from forumcrawl.mockforum.universe import DIMENSIONS, UniverseSite, draw, resolve, serve_seed
+from forumcrawl.mockforum.universe import DIMENSIONS, UniverseSite, draw, parse_seeds, resolve, serve_seed
 from forumcrawl.sitemodel import SiteModel
 
 #: The shipped politeness settings that ``crawl_eval.py``'s child process overrides.
@@ -85,15 +85,6 @@ METRICS: dict[str, tuple[str, float, bool]] = {
     "whole": ("whole threads", 0.98, True),
     "stable": ("same rules, 5 samples", 1.0, True),
 }
-
-
-def seeds_of(text: str) -> list[int]:
-    """``100-199`` or ``3,7,100-104`` as a list of seeds."""
-    out: list[int] = []
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        out += range(int(low), int(high or low) + 1)
-    return out
 
 
 def learned(site: UniverseSite, sample: int) -> SiteModel:
@@ -487,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         work = (ablate if args.ablate else ablate_fields if args.ablate_fields else
                 _Work(args.workers, not args.no_threads, not args.no_stability))
-        records = run(seeds_of(args.seeds), args.jobs, work, args.json)
+        records = run(parse_seeds(args.seeds), args.jobs, work, args.json)
     if records and "rule_faults" in records[0]:
         print(ablation_report(records))
     elif records and "field_scores" in records[0]:

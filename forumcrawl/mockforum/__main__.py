@@ -17,16 +17,7 @@ from pathlib import Path
 
 from forumcrawl.mockforum.server import MockForumServer, serve
 from forumcrawl.mockforum.site import ALL_FAMILIES, PRESETS
-from forumcrawl.mockforum.universe import serve_seed
-
-
-def _seeds(text: str) -> list[int]:
-    """``104,110-112`` as seeds."""
-    seeds: list[int] = []
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        seeds += range(int(low), int(high or low) + 1)
-    return seeds
+from forumcrawl.mockforum.universe import parse_seeds, serve_seed
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -35,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("families", nargs="*",
                         help=f"families to serve: {', '.join(ALL_FAMILIES)} (default: all, or none "
                              "with --universe)")
-    parser.add_argument("--universe", type=_seeds, default=[], metavar="SEEDS",
+    parser.add_argument("--universe", type=parse_seeds, default=[], metavar="SEEDS",
                         help="serve these forums of the universe, e.g. 104,110-112")
     parser.add_argument("--preset", default="default", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=0)

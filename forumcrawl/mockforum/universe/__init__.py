@@ -24,13 +24,14 @@ from forumcrawl.mockforum.universe.dimensions import (
     Dimensions,
     Sizes,
     draw,
+    parse_seeds,
     resolve,
     sizes_for,
 )
 from forumcrawl.mockforum.universe.site import Faults, UniverseSite, serve_seed
 
 __all__ = ["DIMENSIONS", "HELD_APART", "TUNING", "Dimensions", "Faults", "Sizes", "UniverseSite",
-           "draw", "resolve", "serve_seed", "sizes_for"]
+           "draw", "parse_seeds", "resolve", "serve_seed", "sizes_for"]
 
 #: Seeds constants and rules may be chosen on.
 TUNING = range(0, 100)

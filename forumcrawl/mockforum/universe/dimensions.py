@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass, fields
 
-__all__ = ["DIMENSIONS", "SLUG_SCHEMES", "Dimensions", "Sizes", "draw", "resolve", "sizes_for"]
+__all__ = ["DIMENSIONS", "SLUG_SCHEMES", "Dimensions", "Sizes", "draw", "parse_seeds", "resolve", "sizes_for"]
 
 #: Every dimension with its values and what each value makes the forum do.
 DIMENSIONS: dict[str, dict[str, str]] = {
@@ -201,3 +201,12 @@ def sizes_for(seed: int) -> Sizes:
     return Sizes(boards=rng.randint(3, 4), threads_per_board=rng.randint(6, 10),
                  posts_per_page=rng.choice((5, 6, 8, 10)), max_thread_pages=rng.randint(3, 4),
                  threads_per_list_page=rng.choice((5, 8, 10)), users=rng.randint(12, 20))
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``100-199`` or ``3,7,100-104`` as a list of seeds (for command lines)."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        seeds += range(int(low), int(high or low) + 1)
+    return seeds
