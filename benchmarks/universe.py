@@ -145,15 +145,36 @@ def rule_fault(model: SiteModel, truth: SiteTruth) -> str | None:
     return None
 
 
-def ablate(seed: int, samples: int = 3) -> dict[str, Any]:
-    """Forum ``seed``'s topic rule from ``samples`` walks, and for a wrong one, which single
+def decisions(model: SiteModel, truth: SiteTruth) -> tuple[tuple[bool, Any, Any], ...]:
+    """What a learned rule decides for every URL of the truth: taken as a thread page, and as
+    which (thread, page); two rules that decide alike differ only in how they are written."""
+    if "usc" not in model.rules or "nav" not in model.rules:
+        return ()
+    resolver = UrlResolver.from_dict(model.rules["usc"])
+    identity = ThreadIdentity.from_dict(model.rules["nav"])
+    urls = sorted({*truth.topic_urls, *truth.non_topic_urls, *truth.url_aliases})
+    out = []
+    for url in urls:
+        key = identity.key(url)
+        out.append((resolver.match(canonical_url(url)), key.thread, key.page))
+    return tuple(out)
+
+
+def ablate(seed: int, samples: int = SAMPLES) -> dict[str, Any]:
+    """Forum ``seed``'s topic rule from ``samples`` walks: how many distinct rules, how many
+    distinct decisions over the truth's URLs, what is wrong with each wrong one, and which single
     dimension flipped to its :data:`PLAIN` value makes the first failing walk learn it right."""
     dims = draw(seed)
     site = UniverseSite(seed, faults=False)
     truth = site.truth(_WALK_BASE)
-    faults = {k: fault for k in range(1, samples + 1)
-              if (fault := rule_fault(learned(site, k), truth)) is not None}
-    record: dict[str, Any] = {"seed": seed, "dims": dims.as_dict(), "rule_faults": faults}
+    models = {k: learned(site, k) for k in range(1, samples + 1)}
+    faults = {k: fault for k, model in models.items()
+              if (fault := rule_fault(model, truth)) is not None}
+    record: dict[str, Any] = {
+        "seed": seed, "dims": dims.as_dict(), "rule_faults": faults,
+        "rules_distinct": len({json.dumps(rule_of(m)) for m in models.values()}),
+        "decisions_distinct": len({decisions(m, truth) for m in models.values()}),
+    }
     if not faults:
         return record
     fixed_by = []
@@ -415,14 +436,19 @@ def ablation_report(records: list[dict[str, Any]]) -> str:
     """How many forums learn a wrong topic rule, what is wrong, and which one dimension value
     each failure follows (flipping it alone to the plain value fixes every failing walk)."""
     failing = [r for r in records if r["rule_faults"]]
-    kinds: Counter[str] = Counter(fault.split(":")[0].split(",")[0] for r in failing
-                                  for fault in set(r["rule_faults"].values()))
+    kinds: Counter[str] = Counter(kind for r in failing for kind in
+                                  {fault.split(":")[0].split(",")[0] for fault in r["rule_faults"].values()})
     causes: dict[str, list[int]] = {}
     for record in failing:
         for value in record["fixed_by"] or ["(no single dimension)"]:
             causes.setdefault(value, []).append(record["seed"])
     with_value = Counter(f"{k}={v}" for r in records for k, v in r["dims"].items())
-    lines = [f"## Topic rule and thread identity from 3 walks: wrong on {len(failing)} of "
+    distinct = [r for r in records if r["rules_distinct"] > 1]
+    deciding = [r for r in records if r["decisions_distinct"] > 1]
+    lines = [f"{len(distinct)} of {len(records)} forums learn more than one rule from {SAMPLES} walks; "
+             f"{len(deciding)} of them more than one set of decisions over the truth's URLs "
+             f"(seeds {', '.join(str(r['seed']) for r in deciding[:15])}).\n",
+             f"## Topic rule and thread identity from {SAMPLES} walks: wrong on {len(failing)} of "
              f"{len(records)} forums\n", "| what is wrong | forums |", "|---|---|",
              *(f"| {kind} | {n} |" for kind, n in kinds.most_common()),
              "\n| dimension value whose flip alone fixes it | forums fixed / forums with it | seeds |",
