@@ -43,7 +43,6 @@ the seeds, so that what a forum must look like for the learning to fail can be r
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import statistics
 import sys
@@ -61,18 +60,28 @@ from crawl_eval import mock_truth, run_crawl, score
 from rule_stability import rule_of
 
 from forumcrawl.evaluation import gold_day, match_posts, normalise_name, text_prf
-from forumcrawl.extractors.navigation import ThreadIdentity, canonical_url
-from forumcrawl.extractors.url_rules import UrlResolver
-from forumcrawl.learning import Fetched, learn_from_walk
-from forumcrawl.mockforum.truth import SiteTruth
-from forumcrawl.mockforum.universe import DIMENSIONS, UniverseSite, draw, parse_seeds, resolve, serve_seed
-from forumcrawl.sitemodel import SiteModel
+from forumcrawl.mockforum.universe import (
+    DIMENSIONS,
+    UniverseSite,
+    draw,
+    parse_seeds,
+    resolve,
+    serve_seed,
+)
+from forumcrawl.mockforum.universe.probe import (
+    FIELD_METRICS,
+    WALK_BASE,
+    decisions,
+    field_scores,
+    learned,
+    rule_fault,
+    url_path,
+)
 
 #: The shipped politeness settings that ``crawl_eval.py``'s child process overrides.
 SHIPPED = {"AUTOTHROTTLE_ENABLED": True, "CONCURRENT_REQUESTS_PER_DOMAIN": 4}
-#: Samples of the rule-stability check, and pages in each.
-SAMPLES, SAMPLE_PAGES = 5, 60
-_WALK_BASE = "http://127.0.0.1:9/"
+#: Samples of the rule-stability check (each of SAMPLE_PAGES pages).
+SAMPLES = 5
 
 #: metric -> (label, bar, higher is better); a forum meets the bar when its value does.
 METRICS: dict[str, tuple[str, float, bool]] = {
@@ -85,17 +94,6 @@ METRICS: dict[str, tuple[str, float, bool]] = {
     "whole": ("whole threads", 0.98, True),
     "stable": ("same rules, 5 samples", 1.0, True),
 }
-
-
-def learned(site: UniverseSite, sample: int) -> SiteModel:
-    """The model learned from scratch on :data:`SAMPLE_PAGES` pages of ``site`` reached from its
-    front page in the order ``sample`` draws (no HTTP, no faults)."""
-
-    def fetch(url: str) -> Fetched:
-        response = site.render(url[len(_WALK_BASE) - 1 :])
-        return response.status, response.headers.get("Content-Type", ""), response.body, url
-
-    return learn_from_walk(fetch, _WALK_BASE, seed=sample, pages=SAMPLE_PAGES)
 
 
 def stability(seed: int) -> dict[str, Any]:
@@ -117,56 +115,13 @@ PLAIN = {"encoding": "utf-8", "thread_url": "query", "slug": "words", "board_url
          "ads": "none", "login": "none", "canonical_tag": "yes", "faults": "none", "broken": "none"}
 
 
-def rule_fault(model: SiteModel, truth: SiteTruth) -> str | None:
-    """What is wrong with a learned topic rule and thread identity, or None when they are right:
-    every thread page taken, as one page of one thread; no other page taken as a thread page;
-    another form of a thread page taken as a thread page only as that page."""
-    if "usc" not in model.rules or "nav" not in model.rules:
-        return "no rule learned"
-    resolver = UrlResolver.from_dict(model.rules["usc"])
-    identity = ThreadIdentity.from_dict(model.rules["nav"])
-    left = [u for u in truth.topic_urls if not resolver.match(canonical_url(u))]
-    if left:
-        return f"thread pages left out: {len(left)} of {len(truth.topic_urls)}, e.g. {_path(left[0])}"
-    keys = [identity.key(u) for u in truth.topic_urls]
-    if not all(k.canonical for k in keys) or len(set(keys)) != len(keys):
-        odd = next(u for u, k in zip(truth.topic_urls, keys) if not k.canonical or keys.count(k) > 1)
-        return f"thread pages without their own identity, e.g. {_path(odd)} -> {identity.key(odd)}"
-    taken = [u for u in truth.non_topic_urls
-             if resolver.match(canonical_url(u)) and identity.key(u).canonical]
-    if taken:
-        return f"other pages taken as thread pages: {len(taken)}, e.g. {_path(taken[0])}"
-    wrong = [a for a, t in truth.url_aliases.items() if t in truth.topic_urls
-             and resolver.match(canonical_url(a)) and identity.key(a).canonical
-             and identity.key(a) != identity.key(t)]
-    if wrong:
-        return (f"another form taken as another page: {len(wrong)}, e.g. {_path(wrong[0])} for "
-                f"{_path(truth.url_aliases[wrong[0]])}")
-    return None
-
-
-def decisions(model: SiteModel, truth: SiteTruth) -> tuple[tuple[bool, Any, Any], ...]:
-    """What a learned rule decides for every URL of the truth: taken as a thread page, and as
-    which (thread, page); two rules that decide alike differ only in how they are written."""
-    if "usc" not in model.rules or "nav" not in model.rules:
-        return ()
-    resolver = UrlResolver.from_dict(model.rules["usc"])
-    identity = ThreadIdentity.from_dict(model.rules["nav"])
-    urls = sorted({*truth.topic_urls, *truth.non_topic_urls, *truth.url_aliases})
-    out = []
-    for url in urls:
-        key = identity.key(url)
-        out.append((resolver.match(canonical_url(url)), key.thread, key.page))
-    return tuple(out)
-
-
 def ablate(seed: int, samples: int = SAMPLES) -> dict[str, Any]:
     """Forum ``seed``'s topic rule from ``samples`` walks: how many distinct rules, how many
     distinct decisions over the truth's URLs, what is wrong with each wrong one, and which single
     dimension flipped to its :data:`PLAIN` value makes the first failing walk learn it right."""
     dims = draw(seed)
     site = UniverseSite(seed, faults=False)
-    truth = site.truth(_WALK_BASE)
+    truth = site.truth(WALK_BASE)
     models = {k: learned(site, k) for k in range(1, samples + 1)}
     faults = {k: fault for k, model in models.items()
               if (fault := rule_fault(model, truth)) is not None}
@@ -183,7 +138,7 @@ def ablate(seed: int, samples: int = SAMPLES) -> dict[str, Any]:
         if flipped == dims:
             continue
         other = UniverseSite(seed, faults=False, dims=flipped)
-        other_truth = other.truth(_WALK_BASE)
+        other_truth = other.truth(WALK_BASE)
         if rule_fault(learned(other, min(faults)), other_truth) is None:
             fixed_by.append(f"{name}={dims.as_dict()[name]}")
     record["fixed_by"] = fixed_by
@@ -193,43 +148,6 @@ def ablate(seed: int, samples: int = SAMPLES) -> dict[str, Any]:
 #: Dimensions of how a post is printed, flipped by the field ablation.
 FIELD_DIMENSIONS = ("encoding", "post_markup", "author_at", "time_at", "time_format", "title_at",
                     "quote", "signature", "edit", "code", "ads")
-#: Field metrics of the field ablation.
-FIELD_METRICS = ("posts_f1", "post_author", "post_date", "title")
-
-
-def field_scores(site: UniverseSite, now: datetime) -> dict[str, float]:
-    """Extraction alone on every readable thread page of ``site`` (served without HTTP), the
-    rules learned from them as ``crawl_eval.py --pages`` learns them: mean post F1 (posts found
-    at token F1 >= 0.8), post author, post date (by day) and title over the pages."""
-    from forumcrawl.document import Document
-    from forumcrawl.learning import SiteLearner
-    from forumcrawl.pages import Cascade, thread_item
-    from forumcrawl.learning import NullRuleStore
-
-    truth = site.truth(_WALK_BASE)
-    urls = [u for u in truth.topic_urls if truth.broken.get(u, "wrong-charset") == "wrong-charset"]
-    docs = []
-    for url in urls:
-        response = site.render(url[len(_WALK_BASE) - 1 :])
-        docs.append(Document.from_bytes(response.body, url, response.headers["Content-Type"]))
-    learner = SiteLearner(NullRuleStore())
-    model = learner._learn_templates(learner._learn_extraction(SiteModel(site=docs[0].site), docs), docs)
-    cascade = Cascade()
-    sums = dict.fromkeys(FIELD_METRICS, 0.0)
-    aware = now.replace(tzinfo=timezone.utc)
-    for url, doc in zip(urls, docs):
-        outcome = cascade.run(doc, model, now=aware)
-        item = {} if outcome.extraction is None else dataclasses.asdict(thread_item(doc, outcome.extraction, now=aware))
-        gold = truth.posts_for(url)
-        posts = item.get("posts") or []
-        matches = match_posts([str(p.get("text") or "") for p in posts], [g.text for g in gold])
-        pairs = [(g, posts[m]) for g, m in zip(gold, matches) if m is not None]
-        sums["posts_f1"] += 2 * len(pairs) / (len(posts) + len(gold))
-        sums["post_author"] += sum(normalise_name(p.get("author")) == normalise_name(g.author) for g, p in pairs) / max(len(pairs), 1)
-        sums["post_date"] += sum(g.published[:10] in str(p.get("published") or "") for g, p in pairs) / max(len(pairs), 1)
-        sums["title"] += normalise_name(item.get("title")) == normalise_name(truth.thread_for(url).title)
-    return {name: round(total / len(urls), 4) for name, total in sums.items()}
-
 
 def ablate_fields(seed: int) -> dict[str, Any]:
     """Forum ``seed``'s field scores from extraction alone and, where one is below its bar, the
@@ -275,10 +193,6 @@ def field_report(records: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def _path(url: str) -> str:
-    return "/" + url.split("/", 3)[3] if url.count("/") >= 3 else url
-
-
 def examples(items: list[dict[str, Any]], canonical: Callable[[str], str],
              pages: dict[str, list[dict[str, Any]]], titles: dict[str, str]) -> dict[str, Any]:
     """What went wrong, by example: exported pages that are no thread page, thread pages not
@@ -286,8 +200,8 @@ def examples(items: list[dict[str, Any]], canonical: Callable[[str], str],
     author, date and title (URLs as paths)."""
     exported = {canonical(item["url"]): item for item in items}
     found: dict[str, Any] = {
-        "false_topics": sorted(_path(u) for u in exported if u not in pages)[:3],
-        "missed_topics": sorted(_path(u) for u in pages if u not in exported)[:3],
+        "false_topics": sorted(url_path(u) for u in exported if u not in pages)[:3],
+        "missed_topics": sorted(url_path(u) for u in pages if u not in exported)[:3],
     }
     worst: tuple[float, str, list[str], list[str]] | None = None
     for url in sorted(set(exported) & set(pages)):
@@ -300,18 +214,18 @@ def examples(items: list[dict[str, Any]], canonical: Callable[[str], str],
             missed = [g["text"][:80] for g, m in zip(gold, matches) if m is None]
             closest = [max(texts, key=lambda t: text_prf(t, g["text"]).f1)[:120] if texts else ""
                        for g, m in zip(gold, matches) if m is None]
-            worst = (f1, _path(url), missed[:1], closest[:1])
+            worst = (f1, url_path(url), missed[:1], closest[:1])
         for g, m in zip(gold, matches):
             if m is None:
                 continue
             got = posts[m]
             if "author" not in found and normalise_name(got.get("author")) != normalise_name(g["author"]):
-                found["author"] = [_path(url), g["author"], got.get("author")]
+                found["author"] = [url_path(url), g["author"], got.get("author")]
             day = gold_day(g["published"])
             if "date" not in found and day and day not in str(got.get("published") or ""):
-                found["date"] = [_path(url), g["published"], got.get("published")]
+                found["date"] = [url_path(url), g["published"], got.get("published")]
         if "title" not in found and normalise_name(item.get("title")) != normalise_name(titles[url]):
-            found["title"] = [_path(url), titles[url], item.get("title")]
+            found["title"] = [url_path(url), titles[url], item.get("title")]
     if worst is not None and worst[0] < 1:
         found["posts"] = {"f1": round(worst[0], 3), "page": worst[1], "gold": worst[2], "closest": worst[3]}
     return found

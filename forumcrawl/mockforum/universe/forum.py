@@ -9,14 +9,14 @@ what is served cannot drift apart.
 from __future__ import annotations
 
 import random
-from datetime import datetime
 from collections.abc import Sequence
+from datetime import datetime
 from urllib.parse import quote
 
 from forumcrawl.mockforum.family import Family, Page, attr, chunks, text
 from forumcrawl.mockforum.plan import Board, Plan, Post, Thread, User
-from forumcrawl.mockforum.truth import PostTruth, path_key
 from forumcrawl.mockforum.times import iso
+from forumcrawl.mockforum.truth import PostTruth, path_key
 from forumcrawl.mockforum.universe.dimensions import Dimensions
 from forumcrawl.mockforum.universe.markup import Markup
 from forumcrawl.mockforum.universe.urls import Urls

@@ -13,7 +13,13 @@ from datetime import datetime, timedelta
 
 from forumcrawl.mockforum.family import attr, text
 from forumcrawl.mockforum.plan import Post, Thread
-from forumcrawl.mockforum.times import discuz_time, epoch, iso_with_offset, phpbb_time, relative_zh_time
+from forumcrawl.mockforum.times import (
+    discuz_time,
+    epoch,
+    iso_with_offset,
+    phpbb_time,
+    relative_zh_time,
+)
 from forumcrawl.mockforum.universe.dimensions import Dimensions
 from forumcrawl.mockforum.universe.urls import Urls
 
