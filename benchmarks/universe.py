@@ -14,7 +14,7 @@ its faulty server. Per forum:
   order each sample seed draws (``rule_stability.py``'s walk, without HTTP and without faults):
   the same topic rule and thread identity from all five.
 
-Forums are small (36-90 thread pages), so the fixed cost of a crawl (index, boards, static
+Forums are small (18-40 threads, 29-88 thread pages), so the fixed cost of a crawl (index, boards, static
 pages, a few pages of each other URL pattern) alone is about 0.3-0.5 fetches per thread page.
 The cluster mode (``--workers``) did not finish within 7 minutes on 2026-12-07's code (the
 known cluster hang under AutoThrottle); it is kept for when that is fixed.
