@@ -12,16 +12,23 @@ import json
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, unquote_to_bytes, urlsplit, urlunsplit
 
-__all__ = ["BROKEN_KINDS", "PostTruth", "SiteTruth", "ThreadTruth"]
+__all__ = ["BROKEN_KINDS", "PostTruth", "SiteTruth", "ThreadTruth", "path_key"]
+
+
+def path_key(path: str) -> str:
+    """A URL path with its percent-escapes in one form (``%3a``, ``%3A`` and ``:`` alike), as a
+    server decodes a path before routing it."""
+    return quote(unquote_to_bytes(path), safe="/:@!$&'()*+,;=-._~")
 
 
 def _key(url: str) -> tuple[str, str, tuple[tuple[str, str], ...]]:
-    """Host, path and sorted query pairs (read bytewise, so any percent-encoding compares)."""
+    """Host, path (escapes in one form) and sorted query pairs (read bytewise, so any
+    percent-encoding compares)."""
     parts = urlsplit(url)
     pairs = parse_qsl(parts.query, keep_blank_values=True, encoding="latin-1")
-    return parts.netloc.lower(), parts.path or "/", tuple(sorted(pairs))
+    return parts.netloc.lower(), path_key(parts.path or "/"), tuple(sorted(pairs))
 
 #: The ways a linked page can be broken, as ``SiteTruth.broken`` names them.
 BROKEN_KINDS = {
