@@ -95,6 +95,7 @@ class Page:
     features: dict[str, list[float]] = field(default_factory=dict)
     signals: list[float] = field(default_factory=list)
     trafilatura: float | None = None
+    readability: float | None = None
     #: :func:`thread_agreement` of KSF's text with the arbitrated candidates (1 without any),
     #: and with ``cx`` alone (when ``dom`` did not run).
     agreement: float = 1.0
@@ -156,10 +157,11 @@ def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
     if not cached.is_file():
         cand.write_candidates(folder, cached, jobs)
     records = {r["id"]: r for r in map(json.loads, cached.open(encoding="utf-8"))}
-    trafilatura: dict[str, str] = {}
-    traf_file = work / folder.name / "trafilatura.jsonl"
-    if traf_file.is_file():
-        trafilatura = {r["id"]: r.get("text") or "" for r in map(json.loads, traf_file.open(encoding="utf-8"))}
+    peer_texts: dict[str, dict[str, str]] = {}
+    for peer in ("trafilatura", "readability"):
+        peer_file = work / folder.name / f"{peer}.jsonl"
+        if peer_file.is_file():
+            peer_texts[peer] = {r["id"]: r.get("text") or "" for r in map(json.loads, peer_file.open(encoding="utf-8"))}
     pages = []
     for line in (folder / "gold.jsonl").open(encoding="utf-8"):
         gold = json.loads(line)
@@ -183,8 +185,9 @@ def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
             f1={name: text_prf(text, gold_text).f1 for name, text in texts.items()},
             scored=isinstance(gold.get("text"), str),
         )
-        if gold["id"] in trafilatura:
-            page.trafilatura = text_prf(trafilatura[gold["id"]], gold_text).f1
+        for peer, texts_of in peer_texts.items():
+            if gold["id"] in texts_of:
+                setattr(page, peer, text_prf(texts_of[gold["id"]], gold_text).f1)
         _page_inputs(page, folder, gold_text, own)
         pages.append(page)
     return pages
@@ -464,7 +467,8 @@ def choose(models: Models, page: Page) -> tuple[str | None, bool]:
     if ran and page.ksf_thread and (not page.features or thread_wins(models.arbiter, page, no_dom)):
         return "ksf", ran
     if not page.features:
-        return None, ran
+        # A page whose whole visible text is below the floor gives it (``Cascade._short_page``).
+        return ("page" if 0 < page.chars.get("page", 0) < MIN_CHARS else None), ran
     if no_dom:
         best = "cx"
     else:
@@ -592,6 +596,7 @@ def holdout_rows(
         stages = {s: _mean([alone(p, s) for p in scored]) for s in cand.STAGE_NAMES}
         before = _mean([p.f1[s] if (s := p.cascade_before()) else 0.0 for p in scored])
         traf = [p.trafilatura for p in scored if p.trafilatura is not None]
+        read = [p.readability for p in scored if p.readability is not None]
         rows.append(
             {
                 "folder": name,
@@ -609,6 +614,7 @@ def holdout_rows(
                 "before": before,
                 **{f"alone_{s}": v for s, v in stages.items()},
                 "trafilatura": _mean(traf) if len(traf) == len(scored) else None,
+                "readability": _mean(read) if len(read) == len(scored) else None,
             }
         )
     return rows
@@ -663,16 +669,16 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     """Markdown table of :func:`holdout_rows`."""
     lines = [
         "| folder | pages | held-apart | tuned-on | before | ksf alone | dom alone | cx alone "
-        "| trafilatura | KSF ran | dom ran | thread decisions changed | gate | thread_min "
+        "| trafilatura | readability-lxml | KSF ran | dom ran | thread decisions changed | gate | thread_min "
         "| marked | apart share | list share |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
             f"| {row['folder']} | {row['pages']} | **{_cell(row['held_apart'])}** "
             f"| {_cell(row['tuned_on'])} | {_cell(row['before'])} | {_cell(row['alone_ksf'])} "
             f"| {_cell(row['alone_dom'])} | {_cell(row['alone_cx'])} | {_cell(row['trafilatura'])} "
-            f"| {row['ksf_ran']:.0%} | {row['dom_ran']:.0%} | {row['thread_changed']} "
+            f"| {_cell(row['readability'])} | {row['ksf_ran']:.0%} | {row['dom_ran']:.0%} | {row['thread_changed']} "
             f"| {row['gate_held_apart']:.3f} | {row['thread_min_held_apart']:.1f} "
             f"| {row['marked_held_apart']:.2f} | {row['apart_share_held_apart']:.2f} "
             f"| {row['list_share_held_apart']:.2f} |"

@@ -41,6 +41,7 @@ __all__ = [
     "Arbiter",
     "Evidence",
     "candidate_features",
+    "common_ancestor",
     "dated_list_beyond",
     "load_arbiter",
     "marks_body",
@@ -57,6 +58,7 @@ __all__ = [
     "with_hidden_body",
     "within_body",
     "without_aux",
+    "without_parts",
 ]
 
 DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
@@ -438,6 +440,40 @@ def _line_numbers(text: str, lines: PageLines) -> list[int | None]:
     return found
 
 
+def without_parts(text: str, lines: PageLines, parts: Sequence[lxml.etree._Element]) -> str:
+    """``text`` (lines of the page) without the lines that lie in one of ``parts`` (an
+    article's comments and comment form, see
+    :func:`~forumcrawl.extractors.ksf_apply.comment_section`); a line the page does not have
+    stays."""
+    if not parts:
+        return text
+    inside = set(parts)
+    known: dict[lxml.etree._Element, bool] = {}
+
+    def within(element: lxml.etree._Element | None) -> bool:
+        walked = []
+        answer = False
+        while element is not None:
+            if element in known:
+                answer = known[element]
+                break
+            walked.append(element)
+            if element in inside:
+                answer = True
+                break
+            element = element.getparent()
+        for step in walked:
+            known[step] = answer
+        return answer
+
+    numbers = _line_numbers(text, lines)
+    return "\n".join(
+        line
+        for line, number in zip(text.split("\n"), numbers)
+        if number is None or not within(lines.containers.get(number))
+    )
+
+
 #: The auxiliary names :func:`without_aux` leaves in CX's text: a caption or a photo credit
 #: describes a picture of the article, and the gold sets disagree on them (dragnet's,
 #: readability-pages' and wcxb-dev's keep them, aeb-articles-en's leaves them out).
@@ -459,7 +495,7 @@ def without_aux(text: str, lines: PageLines) -> str | None:
     numbers = _line_numbers(text, lines)
     held = [lines.containers.get(n) if n is not None else None for n in numbers]
     known = [element for element in held if element is not None]
-    top = _common_ancestor(known) if len(known) > 1 else None
+    top = common_ancestor(known) if len(known) > 1 else None
     if top is None:
         return None
     names: dict[lxml.etree._Element, str] = {top: ""}  # the text's own container names nothing
@@ -498,7 +534,7 @@ def _box_name(element: lxml.etree._Element, names: dict[lxml.etree._Element, str
     return kind
 
 
-def _common_ancestor(elements: Sequence[lxml.etree._Element]) -> lxml.etree._Element | None:
+def common_ancestor(elements: Sequence[lxml.etree._Element]) -> lxml.etree._Element | None:
     """The deepest element that is or holds each of ``elements`` (None when they have none)."""
     chain = [elements[0], *elements[0].iterancestors()]
     depth = {element: i for i, element in enumerate(chain)}

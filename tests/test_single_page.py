@@ -37,6 +37,7 @@ from forumcrawl.extractors.cx import LineBlockExtractor, document_lines
 from forumcrawl.extractors.dom_density import aux_name
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
 from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_rule
+from forumcrawl.extractors.ksf_apply import comment_section
 from forumcrawl.offline import ExtractOptions, extract_bytes
 from forumcrawl.pages import Cascade
 
@@ -256,6 +257,70 @@ def test_comments_below_a_story_are_not_taken_for_a_thread():
     # The same words as a thread, the story its first post: KSF's posts open the page's text.
     thread = cascade.run(Document.from_text(forum_thread())).extraction
     assert thread is not None and thread.method == "ksf" and len(thread.posts) == len(COMMENTS) + 1
+
+
+COMMENT_FORM = """<div id="respond"><h3>Leave a Reply</h3>
+<form action="/wp-comments-post.php" id="commentform"><p>Name</p><input name="author">
+<textarea name="comment"></textarea><input type="submit" value="Post Comment"></form></div>"""
+
+
+def commented_blog_post(declared: str = "") -> str:
+    """A short story whose readers' comments, each named a comment, hold most of the page's
+    prose, with a comment form below them; ``declared``: a JSON-LD type the page declares."""
+    ld = f'<script type="application/ld+json">{{"@type": "{declared}"}}</script>' if declared else ""
+    story = "\n".join(f"<p>{s}</p>" for s in SENTENCES[:3])
+    return f"""<html><head><title>River floods town - A local blog</title>{ld}</head><body>
+<div class="menu"><a href="/">Home</a> <a href="/about">About</a></div>
+<div id="content"><div class="post"><h1>River floods town</h1><div class="entry">{story}</div></div>
+<div id="comments"><h3>20 responses</h3>{_comment_list(COMMENTS + COMMENTS[::-1])}</div>
+{COMMENT_FORM}</div><footer>Powered by a blog engine.</footer></body></html>"""
+
+
+def test_an_articles_comments_below_it_are_left_out_of_its_text():
+    """Every post named a comment and a comment form: the posts are the article's comments,
+    and the article, outside them, is the text; a page that declares itself a thread keeps
+    its posts."""
+    doc = Document.from_text(commented_blog_post())
+    rule = single_rule(doc, min_posts=2)
+    assert rule is not None
+    posts = apply_rule(rule, doc)
+    parts = comment_section(doc.tree, rule, posts)
+    # Each comment, the form and the list that holds every comment.
+    assert len(parts) == len(posts) + 2 and parts[-2].get("id") == "commentform"
+    assert parts[-1].get("class") == "commentlist"
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # the page reaches KSF
+    found = cascade.run(Document.from_text(commented_blog_post())).extraction
+    assert found is not None and found.method in {"dom", "cx"} and not found.posts
+    assert all(s in found.text for s in SENTENCES[:3])
+    assert not any(text in found.text for _, text in COMMENTS)
+    assert "Leave a Reply" not in found.text
+    thread = cascade.run(Document.from_text(commented_blog_post("DiscussionForumPosting"))).extraction
+    assert thread is not None and thread.method == "ksf" and len(thread.posts) >= len(COMMENTS)
+    # Without a comment form, or with a post not named a comment, the posts are no comments.
+    bare = Document.from_text(commented_blog_post().replace(COMMENT_FORM, ""))
+    assert comment_section(bare.tree, rule, apply_rule(rule, bare)) == []
+    assert comment_section(doc.tree, rule, posts[:1]) == []
+    # No form, but the story is the page's one <article> and the comments lie outside it
+    # (Slashdot writes its comment form by script): the comments and their list go.
+    story = commented_blog_post().replace(COMMENT_FORM, "").replace('<div class="post">', '<article class="post">')
+    story = story.replace('</div></div>\n<div id="comments">', '</div></article>\n<div id="comments">')
+    slashdot = Document.from_text(story)
+    parts = comment_section(slashdot.tree, rule, apply_rule(rule, slashdot))
+    assert len(parts) == len(posts) + 1 and parts[-1].get("class") == "commentlist"
+    found = cascade.run(Document.from_text(story)).extraction
+    assert found is not None and not found.posts and SENTENCES[0] in found.text
+    assert not any(text in found.text for _, text in COMMENTS)
+
+
+def test_a_page_with_less_text_than_the_floor_gives_all_it_has():
+    """No stage finds the 20 characters asked of a region on a page that has fewer: all the
+    page says is its text. A longer page where no stage finds enough still gives nothing."""
+    cascade = Cascade()
+    found = cascade.run(Document.from_text("<html><body><a href='javascript:'><p>abc</p>def</a></body></html>"))
+    assert found.extraction is not None and found.extraction.text == "abc\ndef"
+    assert found.extraction.method == "page"
+    assert cascade.run(Document.from_text("<html><body> </body></html>")).extraction is None
 
 
 def blog_with_shared_markup(engine: str = "blog") -> str:
