@@ -35,8 +35,8 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
     thread tests read; ``ksf_quoted`` the thread's text with its quotes, which it exports;
     ``ksf_commented`` whether the posts are an article with its readers' comments
     (:func:`~forumcrawl.extractors.ksf.comments_on_first`) or its comments alone
-    (``ksf_comments``: ``dom`` and ``cx`` are then read without them, as the cascade reads
-    them)."""
+    (``ksf_comments``: ``cx_cut`` and ``dom_cut`` are their texts without them, as the cascade
+    reads them once KSF ran)."""
     record: dict[str, Any] = {"id": page_id, "seconds": {}}
     try:
         doc = Document.from_bytes(body)
@@ -62,10 +62,10 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
     record["ksf_quoted"] = thread_text(single.posts)
     record["ksf_posts"] = len(single.posts)
     record["ksf_commented"] = single.commented
-    if single.comments:  # an article's comments: the cascade reads dom and cx without them
+    if single.comments:  # an article's comments: once KSF ran, dom and cx are read without them
         record["ksf_comments"] = True
         for name in ("cx", "dom"):
-            record[name] = without_parts(record[name], document_lines(doc), single.comments)
+            record[f"{name}_cut"] = without_parts(record[name], document_lines(doc), single.comments)
     return record
 
 

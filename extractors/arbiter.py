@@ -41,6 +41,8 @@ __all__ = [
     "Arbiter",
     "Evidence",
     "candidate_features",
+    "comment_blocks",
+    "comment_forms",
     "common_ancestor",
     "dated_list_beyond",
     "load_arbiter",
@@ -440,14 +442,85 @@ def _line_numbers(text: str, lines: PageLines) -> list[int | None]:
     return found
 
 
-def without_parts(text: str, lines: PageLines, parts: Sequence[lxml.etree._Element]) -> str:
+#: A form readers comment an article with: WordPress ``form#commentform`` posting to
+#: ``wp-comments-post.php``, Drupal ``comment-form``, a ``textarea name="comment"``.
+_COMMENT_FORM = lxml.etree.XPath(
+    "//form[contains(translate(concat(@id, ' ', @class, ' ', @action), 'COMENT', 'coment'), 'comment')]"
+    " | //textarea[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
+)
+#: Elements whose class or id names a comment (``div#comments``, ``ol.commentlist``), not in
+#: code (a highlighter's ``span.token.comment`` is the code's).
+_COMMENT_NAMED = lxml.etree.XPath(
+    "//*[contains(translate(concat(@id, ' ', @class), 'COMENT', 'coment'), 'comment')"
+    " and not(ancestor-or-self::pre or ancestor-or-self::code)]"
+)
+
+
+#: "comment" in a name, not "commentary" (an opinion piece's article) nor "commentator".
+_COMMENT_WORD = re.compile("comment(?!ar|at)", re.IGNORECASE)
+
+
+_NUMBERED_COMMENT = re.compile(r"comment\W?\d", re.IGNORECASE)
+
+
+def comment_forms(tree: lxml.etree._Element) -> list[lxml.etree._Element]:
+    """The page's forms to comment an article with (each ``<form>``, or a comment
+    ``<textarea>`` outside one), in page order."""
+    forms = []
+    for found in _COMMENT_FORM(tree):
+        form = found if found.tag == "form" else next(found.iterancestors("form"), found)
+        if form not in forms:
+            forms.append(form)
+    return forms
+
+
+def comment_blocks(tree: lxml.etree._Element, *, formless: bool = False) -> list[lxml.etree._Element]:
+    """The outermost elements named a comment (class or id) on a page with a comment form: an
+    article's comment section, its list, its form ("Leave a reply"); empty without a form. A
+    forum names its replies comments too: the caller asks of a page that declares no thread
+    and whose text it does not open (see :func:`without_parts`). ``formless``: on any page
+    (one read as an article, whose comments may be closed), those that hold comments
+    numbered as blog engines anchor them (``id="comment-24152"``); a Q&A page's comment list
+    under its question does not."""
+    if not formless and not comment_forms(tree):
+        return []
+    named = [
+        element
+        for element in _COMMENT_NAMED(tree)
+        if _COMMENT_WORD.search(f"{element.get('id') or ''} {element.get('class') or ''}")
+    ]
+    chosen = set(named)
+    blocks = [element for element in named if not any(a in chosen for a in element.iterancestors())]
+    if formless:  # comments each anchored by number (``id="comment-24152"``), as blog engines write
+        blocks = [block for block in blocks if any(map(_NUMBERED_COMMENT.search, block.xpath(".//@id")))]
+    return blocks
+
+
+def without_parts(
+    text: str,
+    lines: PageLines,
+    parts: Sequence[lxml.etree._Element],
+    *,
+    opening: bool = True,
+    closing: bool = False,
+) -> str:
     """``text`` (lines of the page) without the lines that lie in one of ``parts`` (an
     article's comments and comment form, see
     :func:`~forumcrawl.extractors.ksf_apply.comment_section`); a line the page does not have
-    stays."""
+    stays. ``opening=False``: a part that holds the text's first line stays whole (the text
+    opens in it: it holds the article, or is the thread). ``closing``: only when the parts
+    close the text (no line of it after the first one in them lies outside them: comments
+    below an article, not those under each answer of a Q&A page); else ``text`` as it is."""
     if not parts:
         return text
+    numbers = _line_numbers(text, lines)
     inside = set(parts)
+    if not opening:
+        first = next((lines.containers.get(n) for n in numbers if n is not None), None)
+        held = {first, *first.iterancestors()} if first is not None else set()
+        inside -= held
+        if not inside:
+            return text
     known: dict[lxml.etree._Element, bool] = {}
 
     def within(element: lxml.etree._Element | None) -> bool:
@@ -466,12 +539,13 @@ def without_parts(text: str, lines: PageLines, parts: Sequence[lxml.etree._Eleme
             known[step] = answer
         return answer
 
-    numbers = _line_numbers(text, lines)
-    return "\n".join(
-        line
-        for line, number in zip(text.split("\n"), numbers)
-        if number is None or not within(lines.containers.get(number))
-    )
+    text_lines = text.split("\n")
+    dropped = [number is not None and within(lines.containers.get(number)) for number in numbers]
+    if closing and True in dropped:
+        first = dropped.index(True)
+        if not all(drop or not line.strip() for drop, line in zip(dropped[first:], text_lines[first:])):
+            return text
+    return "\n".join(line for line, drop in zip(text_lines, dropped) if not drop)
 
 
 #: The auxiliary names :func:`without_aux` leaves in CX's text: a caption or a photo credit

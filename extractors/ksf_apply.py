@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 import lxml.etree
 from cssselect import GenericTranslator
 
-from forumcrawl.extractors.arbiter import common_ancestor
+from forumcrawl.extractors.arbiter import comment_forms, common_ancestor
 from forumcrawl.extractors.dates import read_markup_time, read_time
 from forumcrawl.extractors.fields import anchors
 from forumcrawl.extractors.navigation import canonical_url, url_numbers
@@ -190,14 +190,6 @@ def comments_on_first(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -
     return 2 * sizes[0] >= sum(sizes)
 
 
-#: A form readers comment an article with: WordPress ``form#commentform`` posting to
-#: ``wp-comments-post.php``, Drupal ``comment-form``, a ``textarea name="comment"``.
-_COMMENT_FORM = lxml.etree.XPath(
-    "//form[contains(translate(concat(@id, ' ', @class, ' ', @action), 'COMENT', 'coment'), 'comment')]"
-    " | //textarea[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
-)
-
-
 _ARTICLES = lxml.etree.XPath("//article")
 
 
@@ -221,15 +213,13 @@ def comment_section(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -> 
     heads = _heads(tree, rule, posts)
     if len(heads) != len(posts) or not all(map(_in_comments, heads)):
         return []
-    forms = _COMMENT_FORM(tree)
+    forms = comment_forms(tree)
     articles = _ARTICLES(tree) if not forms else []
     if not forms and (
         len(articles) != 1 or any(a is articles[0] for head in heads for a in head.iterancestors("article"))
     ):
         return []
-    parts = list(heads)
-    if forms:
-        parts.append(forms[0] if forms[0].tag == "form" else next(forms[0].iterancestors("form"), forms[0]))
+    parts = [*heads, *forms[:1]]
     section = common_ancestor(heads)
     if section is not None and _in_comments_name(section):
         parts.append(section)  # the list of comments: the ones KSF left out (hidden, nested) too

@@ -34,6 +34,7 @@ from forumcrawl.extractors.arbiter import (
     Arbiter,
     Evidence,
     candidate_features,
+    comment_blocks,
     dated_list_beyond,
     load_arbiter,
     marks_body,
@@ -53,7 +54,7 @@ from forumcrawl.extractors.arbiter import (
 from forumcrawl.extractors.cx import CXResult, LineBlockExtractor, document_lines, known_lines, visible_text
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
-from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, load_kinds, page_signals
+from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, declares_thread, load_kinds, page_signals
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, single_posts
 from forumcrawl.extractors.ksf_apply import RepeatedPosts, later_page
 from forumcrawl.extractors.navigation import ThreadIdentity
@@ -638,11 +639,25 @@ class Cascade:
             if kept is not None:
                 text, bag = kept, page_tokens(doc, kept)
         text = with_hidden_body(text, bag, evidence, document_lines(doc)) or text
-        text = without_parts(text, document_lines(doc), comments)
+        if comments:
+            text = without_parts(text, document_lines(doc), comments)
+        elif proba.get("article", 0.0) > proba.get("forum", 0.0) and not declares_thread(doc):
+            text = without_comment_blocks(text, doc)
         if text != chosen.text:
             chosen = dataclasses.replace(chosen, text=text, blocks=[])
         chosen.page_kind = kind
         return chosen
+
+
+def without_comment_blocks(text: str, doc: Document) -> str:
+    """``text`` without the comment section of an article page that KSF did not read (or did
+    not run on): the blocks named comments on a page with a comment form, or, on one without
+    (comments closed), the numbered comments that close the text (see
+    :func:`~forumcrawl.extractors.arbiter.comment_blocks`); a block the text opens in stays."""
+    blocks, closing = comment_blocks(doc.tree), False
+    if not blocks:
+        blocks, closing = comment_blocks(doc.tree, formless=True), True
+    return without_parts(text, document_lines(doc), blocks, opening=False, closing=closing)
 
 
 def _published(raw: str | None, now: datetime) -> str | None:

@@ -19,6 +19,7 @@ from forumcrawl.extractors.arbiter import (
     FEATURES,
     Arbiter,
     candidate_features,
+    comment_blocks,
     dated_list_beyond,
     marks_body,
     opening_held,
@@ -311,6 +312,35 @@ def test_an_articles_comments_below_it_are_left_out_of_its_text():
     found = cascade.run(Document.from_text(story)).extraction
     assert found is not None and not found.posts and SENTENCES[0] in found.text
     assert not any(text in found.text for _, text in COMMENTS)
+
+
+def test_a_comment_section_ksf_did_not_read_leaves_the_articles_text():
+    """On a page read as an article, with a comment form, the blocks named comments go from the
+    chosen text, though KSF did not run; a thread (its text opens in them), a page read as a
+    thread and a commentary (an opinion piece's name) keep theirs."""
+    declared = '</title><meta property="og:type" content="article">'
+    declared += '<script type="application/ld+json">{"@type": "BlogPosting"}</script>'
+    forum_like = blog_post().replace("</div>\n<footer>", f"</div>{COMMENT_FORM}\n<footer>")
+    page = forum_like.replace("</title>", declared)
+    cascade = Cascade()
+    cascade.forum_gate = 1.1  # KSF never runs
+    proba = cascade.kind_proba(Document.from_text(page))
+    assert proba["article"] > proba["forum"]
+    found = cascade.run(Document.from_text(page)).extraction
+    assert found is not None and all(s in found.text for s in SENTENCES)
+    assert not any(text in found.text for _, text in COMMENTS) and "Leave a Reply" not in found.text
+    proba = cascade.kind_proba(Document.from_text(forum_like))
+    assert proba["article"] < proba["forum"]
+    found = cascade.run(Document.from_text(forum_like)).extraction
+    assert found is not None and all(text in found.text for _, text in COMMENTS)
+    blocks = comment_blocks(Document.from_text(page).tree)
+    assert [b.get("id") for b in blocks] == ["comments", "commentform"]
+    assert comment_blocks(Document.from_text(blog_post()).tree) == []  # no form: no comment section
+    opinion = page.replace('<div class="post">', '<div class="post article-type-commentary">')
+    assert [b.get("id") for b in comment_blocks(Document.from_text(opinion).tree)] == ["comments", "commentform"]
+    thread = forum_thread().replace("<footer>", f"{COMMENT_FORM}<footer>").replace("</title>", declared)
+    found = cascade.run(Document.from_text(thread)).extraction
+    assert found is not None and all(text in found.text for _, text in COMMENTS)
 
 
 def test_a_page_with_less_text_than_the_floor_gives_all_it_has():
