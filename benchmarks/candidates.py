@@ -20,7 +20,7 @@ from forumcrawl.extractors.dom_density import DomDensityExtractor
 from forumcrawl.extractors.arbiter import without_parts
 from forumcrawl.extractors.cx import document_lines
 from forumcrawl.extractors.ksf import SinglePage, single_posts
-from forumcrawl.pages import own_words, thread_text
+from forumcrawl.pages import overlays_of, own_words, thread_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers  # noqa: E402  (a sibling script, not a package)
@@ -51,6 +51,8 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
     started = time.perf_counter()
     record["dom"] = DomDensityExtractor().extract(doc).text
     record["seconds"]["dom"] = time.perf_counter() - started
+    for name in ("cx", "dom"):  # as the cascade reads them: no consent banner or dialog
+        record[name] = without_parts(record[name], document_lines(doc), overlays_of(doc))
     started = time.perf_counter()
     try:
         single = single_posts(doc)

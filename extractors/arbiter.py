@@ -48,6 +48,7 @@ __all__ = [
     "load_arbiter",
     "marks_body",
     "opening_held",
+    "overlays",
     "page_chars",
     "page_evidence",
     "page_tokens",
@@ -458,6 +459,55 @@ _COMMENT_NAMED = lxml.etree.XPath(
 
 #: "comment" in a name, not "commentary" (an opinion piece's article) nor "commentator".
 _COMMENT_WORD = re.compile("comment(?!ar|at)", re.IGNORECASE)
+
+
+#: Overlays that are never a page's text: cookie-consent banners and their preference
+#: centres (OneTrust, Cookiebot, Didomi, Quantcast, Usercentrics, TrustArc), modal dialogs
+#: (report, share, log-in) and news tickers. Found by class or id, as consent managers name
+#: their containers, and by the dialog roles; :data:`_OVERLAY_NAME` then reads the names word
+#: by word (a body classed ``has-no-ticker`` or a post tagged ``tag-cookies`` is none).
+_OVERLAY = lxml.etree.XPath(
+    "//*[@role='dialog' or @role='alertdialog' or @aria-modal='true'"
+    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'cookie')"
+    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'consent')"
+    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'onetrust')"
+    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'gdpr')"
+    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'didomi')"
+    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'usercentrics')"
+    " or contains(@class, 'qc-cmp') or contains(@id, 'truste') or contains(@class, 'ticker')"
+    " or contains(@id, 'ticker')]"
+)
+#: A class or id word that names an overlay: it opens with one of these.
+_OVERLAY_NAME = re.compile(
+    r"(?:^|\s)(?:cookie|consent|onetrust|ot-|gdpr|didomi|usercentrics|truste|qc-cmp|cybotcookiebot|cmp-|ticker)",
+    re.IGNORECASE,
+)
+_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+
+
+_HOLDS_MAIN = lxml.etree.XPath("boolean(descendant-or-self::*[self::h1 or self::article or self::main])")
+
+
+def overlays(tree: lxml.etree._Element) -> list[lxml.etree._Element]:
+    """The page's consent banners, dialogs and tickers (see :data:`_OVERLAY`), the outermost
+    of those that hold no ``<h1>``, ``<article>`` or ``<main>`` (a wrapper of the page or of
+    its story named so is none): a candidate's lines in them are no part of its text."""
+    found = []
+    for element in _OVERLAY(tree):
+        if element.tag in {"html", "body", "head", "link", "script", "style", "meta"}:
+            continue
+        named = element.get("role") in _DIALOG_ROLES or element.get("aria-modal") == "true"
+        if named or _OVERLAY_NAME.search(f"{element.get('id') or ''} {element.get('class') or ''}"):
+            found.append(element)
+    chosen: set[lxml.etree._Element] = set()
+    kept = []
+    for element in found:  # document order: an ancestor comes before what it holds
+        if any(a in chosen for a in element.iterancestors()):
+            continue
+        if not _HOLDS_MAIN(element):
+            chosen.add(element)
+            kept.append(element)
+    return kept
 
 
 _NUMBERED_COMMENT = re.compile(r"comment\W?\d", re.IGNORECASE)

@@ -39,6 +39,7 @@ from forumcrawl.extractors.arbiter import (
     load_arbiter,
     marks_body,
     opening_held,
+    overlays,
     page_chars,
     page_evidence,
     page_tokens,
@@ -525,10 +526,13 @@ class Cascade:
             return None
         return Extraction("page", text, page_kind=kind)
 
-    def _without_comments(self, doc: Document, found: Extraction, comments: Sequence[Any]) -> Extraction | None:
-        """``found`` without the lines in an article's comments and comment form (``comments``,
-        see :func:`~forumcrawl.extractors.arbiter.without_parts`); None when too little is left."""
-        text = without_parts(found.text, document_lines(doc), comments)
+    def _without_parts(self, doc: Document, found: Extraction, parts: Sequence[Any]) -> Extraction | None:
+        """``found`` without the lines in ``parts`` (an article's comments and comment form, the
+        page's consent banners and dialogs, see
+        :func:`~forumcrawl.extractors.arbiter.without_parts`); None when too little is left."""
+        if not parts:
+            return found
+        text = without_parts(found.text, document_lines(doc), parts)
         if text == found.text:
             return found
         cut = dataclasses.replace(found, text=text, blocks=[])
@@ -571,8 +575,8 @@ class Cascade:
             ):
                 continue
             found = self._try(name, doc, model, now, outcome)
-            if found is not None and name in _ARBITRATED and comments:
-                found = self._without_comments(doc, found, comments)
+            if found is not None and name in _ARBITRATED:
+                found = self._without_parts(doc, found, [*overlays_of(doc), *comments])
             if found is None or (name == "ksf" and (len(found.posts) < 2 or found.commented)):
                 # One KSF post is one block of a longer body, and an article with its comments
                 # is no thread: the arbiter decides, without the comments.
@@ -580,7 +584,7 @@ class Cascade:
                 if found is not None and found.comments:
                     comments = found.comments
                     for other in list(candidates):
-                        cut = self._without_comments(doc, candidates.pop(other), comments)
+                        cut = self._without_parts(doc, candidates.pop(other), comments)
                         bags.pop(other)
                         if cut is not None:
                             candidates[other], bags[other] = cut, page_tokens(doc, cut.text)
@@ -647,6 +651,13 @@ class Cascade:
             chosen = dataclasses.replace(chosen, text=text, blocks=[])
         chosen.page_kind = kind
         return chosen
+
+
+def overlays_of(doc: Document) -> list[Any]:
+    """The page's consent banners, dialogs and tickers (:func:`~forumcrawl.extractors.arbiter.
+    overlays`), read once per page."""
+    tree = doc.tree
+    return doc.derived("arbiter.overlays", lambda: overlays(tree) if tree is not None else [])
 
 
 def without_comment_blocks(text: str, doc: Document) -> str:

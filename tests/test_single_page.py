@@ -23,6 +23,7 @@ from forumcrawl.extractors.arbiter import (
     dated_list_beyond,
     marks_body,
     opening_held,
+    overlays,
     page_chars,
     page_evidence,
     page_tokens,
@@ -341,6 +342,32 @@ def test_a_comment_section_ksf_did_not_read_leaves_the_articles_text():
     thread = forum_thread().replace("<footer>", f"{COMMENT_FORM}<footer>").replace("</title>", declared)
     found = cascade.run(Document.from_text(thread)).extraction
     assert found is not None and all(text in found.text for _, text in COMMENTS)
+
+
+CONSENT = """<div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk" role="region"><p>We use cookies
+and similar technologies to give you the best experience, to measure our audience and to show you
+relevant advertising from our many partners.</p><button>Accept All</button></div>
+<div id="onetrust-pc-sdk"><h2>Privacy Preference Center</h2><p>When you visit any website, it may store or
+retrieve information on your browser, mostly in the form of cookies, for the purposes below.</p>
+<h3>Strictly Necessary Cookies</h3><p>These cookies are necessary for the website to function and cannot
+be switched off in our systems. They are usually only set in response to actions made by you.</p>
+<h3>Performance Cookies</h3><p>These cookies allow us to count visits and traffic sources so we can
+measure and improve the performance of our site and learn which pages are the most popular.</p></div></div>"""
+
+
+def test_consent_banners_and_dialogs_are_no_part_of_the_text():
+    """A consent manager's banner and preference centre, and a report dialog, leave the
+    candidates' text; a page wrapper or a story whose class merely mentions cookies stays."""
+    report = ('<div class="modal" role="dialog"><h3>Report this article</h3><p>Tell us what is wrong with '
+              "this story: spam, abuse, a factual error or something else entirely.</p></div>")
+    page = article().replace("<footer>", f"{report}{CONSENT}<footer>").replace("<body>", '<body class="has-no-ticker">')
+    page = page.replace("<article>", '<article class="post tag-cookies">')
+    doc = Document.from_text(page)
+    assert [e.get("id") or e.get("class") for e in overlays(doc.tree)] == ["modal", "onetrust-consent-sdk"]
+    found = Cascade().run(Document.from_text(page)).extraction
+    assert found is not None and all(s in found.text for s in SENTENCES)
+    assert "Privacy Preference Center" not in found.text and "Report this article" not in found.text
+    assert "We use cookies" not in found.text
 
 
 def test_a_page_with_less_text_than_the_floor_gives_all_it_has():
