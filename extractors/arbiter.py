@@ -47,6 +47,7 @@ __all__ = [
     "dated_list_beyond",
     "load_arbiter",
     "marks_body",
+    "numbered_comments",
     "opening_held",
     "overlays",
     "page_chars",
@@ -510,7 +511,22 @@ def overlays(tree: lxml.etree._Element) -> list[lxml.etree._Element]:
     return kept
 
 
-_NUMBERED_COMMENT = re.compile(r"comment\W?\d", re.IGNORECASE)
+#: An id that anchors a numbered comment, as blog and news engines write them
+#: (``comment-24152``, ``div-comment-949868``, Slashdot's ``comment_body_40747335``).
+_NUMBERED_COMMENT = re.compile(r"comment[\W_]?(?:[a-z]+[\W_])?\d", re.IGNORECASE)
+
+
+#: The ids of an element, what it holds, what holds it, and the element before it (Thesis
+#: writes each comment as a numbered ``<dt>`` and its body as the ``<dd>`` after it).
+_IDS = lxml.etree.XPath("ancestor-or-self::*/@id | descendant::*/@id | preceding-sibling::*[1]/@id")
+
+
+def numbered_comments(elements: Sequence[lxml.etree._Element]) -> bool:
+    """Whether ``elements`` (or what they hold, what holds them, the element before them, see
+    :data:`_IDS`) carry an id that anchors a numbered comment (:data:`_NUMBERED_COMMENT`): the
+    readers' comments of a blog or news engine, which a forum's replies named comments (a
+    Q&A page's, a Chinese forum's ``div.comment``) lack."""
+    return any(_NUMBERED_COMMENT.search(i) for element in elements for i in _IDS(element))
 
 
 def comment_forms(tree: lxml.etree._Element) -> list[lxml.etree._Element]:
@@ -542,7 +558,7 @@ def comment_blocks(tree: lxml.etree._Element, *, formless: bool = False) -> list
     chosen = set(named)
     blocks = [element for element in named if not any(a in chosen for a in element.iterancestors())]
     if formless:  # comments each anchored by number (``id="comment-24152"``), as blog engines write
-        blocks = [block for block in blocks if any(map(_NUMBERED_COMMENT.search, block.xpath(".//@id")))]
+        blocks = [block for block in blocks if numbered_comments([block])]
     return blocks
 
 

@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 import lxml.etree
 from cssselect import GenericTranslator
 
-from forumcrawl.extractors.arbiter import comment_forms, common_ancestor
+from forumcrawl.extractors.arbiter import comment_forms, common_ancestor, numbered_comments
 from forumcrawl.extractors.dates import read_markup_time, read_time
 from forumcrawl.extractors.fields import anchors
 from forumcrawl.extractors.navigation import canonical_url, url_numbers
@@ -198,11 +198,13 @@ def comment_section(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -> 
     read from ``tree`` by ``rule``, are those comments; else an empty list.
 
     They are when the page names every post a comment (by its container's or body's class or
-    id, or an ancestor's) and has a comment form, or one ``<article>`` that holds none of them
-    (Slashdot's story, its comment form written by script): a blog or news engine's comment
-    thread below the article, which is the page's main text and lies outside them. Forum
-    engines name their posts comments too (Vanilla) and have a reply form, but such a thread
-    declares itself one (JSON-LD, which the caller reads).
+    id, or an ancestor's), anchors them by number (``id="comment-24152"``,
+    :func:`~forumcrawl.extractors.arbiter.numbered_comments`) and has a comment form, or one
+    ``<article>`` that holds none of them (Slashdot's story, its comment form written by
+    script): a blog or news engine's comment thread below the article, which is the page's
+    main text and lies outside them. Forum engines name their posts comments too (Vanilla, a
+    Chinese forum's ``div.comment``) and have a reply form, but leave them unnumbered or
+    declare the page a thread (JSON-LD, which the caller reads).
 
     The elements: each post's (its container, else its body: the comment's author and time lie
     in it), the form's, and the nearest element holding every post when it is named a comment
@@ -211,7 +213,7 @@ def comment_section(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -> 
     if len(posts) < 2:
         return []
     heads = _heads(tree, rule, posts)
-    if len(heads) != len(posts) or not all(map(_in_comments, heads)):
+    if len(heads) != len(posts) or not all(map(_in_comments, heads)) or not numbered_comments(heads):
         return []
     forms = comment_forms(tree)
     articles = _ARTICLES(tree) if not forms else []

@@ -205,9 +205,11 @@ COMMENTS = [
 ]
 
 
-def _comment_list(entries: list[tuple[str, str]]) -> str:
+def _comment_list(entries: list[tuple[str, str]], numbered: bool = False) -> str:
+    """Comments in a list; ``numbered``: each anchored by number, as blog engines write them."""
     items = "\n".join(
-        f'<li class="comment"><div class="comment-meta"><span class="author">{who}</span> '
+        f'<li class="comment"{f" id=comment-{i + 1}" if numbered else ""}>'
+        f'<div class="comment-meta"><span class="author">{who}</span> '
         f"<time>March {i + 4}, 2024 at 10:{i}5 am</time></div>"
         f'<div class="comment-body"><p>{text}</p></div><a href="/reply/{i}">Reply</a></li>'
         for i, (who, text) in enumerate(entries)
@@ -266,15 +268,16 @@ COMMENT_FORM = """<div id="respond"><h3>Leave a Reply</h3>
 <textarea name="comment"></textarea><input type="submit" value="Post Comment"></form></div>"""
 
 
-def commented_blog_post(declared: str = "") -> str:
-    """A short story whose readers' comments, each named a comment, hold most of the page's
-    prose, with a comment form below them; ``declared``: a JSON-LD type the page declares."""
+def commented_blog_post(declared: str = "", numbered: bool = True) -> str:
+    """A short story whose readers' comments, each named a comment (and anchored by number),
+    hold most of the page's prose, with a comment form below them; ``declared``: a JSON-LD
+    type the page declares."""
     ld = f'<script type="application/ld+json">{{"@type": "{declared}"}}</script>' if declared else ""
     story = "\n".join(f"<p>{s}</p>" for s in SENTENCES[:3])
     return f"""<html><head><title>River floods town - A local blog</title>{ld}</head><body>
 <div class="menu"><a href="/">Home</a> <a href="/about">About</a></div>
 <div id="content"><div class="post"><h1>River floods town</h1><div class="entry">{story}</div></div>
-<div id="comments"><h3>20 responses</h3>{_comment_list(COMMENTS + COMMENTS[::-1])}</div>
+<div id="comments"><h3>20 responses</h3>{_comment_list(COMMENTS + COMMENTS[::-1], numbered)}</div>
 {COMMENT_FORM}</div><footer>Powered by a blog engine.</footer></body></html>"""
 
 
@@ -303,6 +306,8 @@ def test_an_articles_comments_below_it_are_left_out_of_its_text():
     bare = Document.from_text(commented_blog_post().replace(COMMENT_FORM, ""))
     assert comment_section(bare.tree, rule, apply_rule(rule, bare)) == []
     assert comment_section(doc.tree, rule, posts[:1]) == []
+    unnumbered = Document.from_text(commented_blog_post(numbered=False))  # a forum's replies
+    assert comment_section(unnumbered.tree, rule, apply_rule(rule, unnumbered)) == []
     # No form, but the story is the page's one <article> and the comments lie outside it
     # (Slashdot writes its comment form by script): the comments and their list go.
     story = commented_blog_post().replace(COMMENT_FORM, "").replace('<div class="post">', '<article class="post">')
