@@ -344,6 +344,15 @@ def test_a_comment_section_ksf_did_not_read_leaves_the_articles_text():
     assert comment_blocks(Document.from_text(blog_post()).tree) == []  # no form: no comment section
     opinion = page.replace('<div class="post">', '<div class="post article-type-commentary">')
     assert [b.get("id") for b in comment_blocks(Document.from_text(opinion).tree)] == ["comments", "commentform"]
+    # Comments closed (no form): numbered comments that close the text go; unnumbered ones
+    # (a Q&A page's comments under its question) stay.
+    closed = blog_post().replace("</title>", declared)
+    numbered = closed.replace(_comment_list(COMMENTS), _comment_list(COMMENTS, numbered=True))
+    found = cascade.run(Document.from_text(numbered)).extraction
+    assert found is not None and all(s in found.text for s in SENTENCES)
+    assert not any(text in found.text for _, text in COMMENTS)
+    found = cascade.run(Document.from_text(closed)).extraction
+    assert found is not None and all(text in found.text for _, text in COMMENTS)
     thread = forum_thread().replace("<footer>", f"{COMMENT_FORM}<footer>").replace("</title>", declared)
     found = cascade.run(Document.from_text(thread)).extraction
     assert found is not None and all(text in found.text for _, text in COMMENTS)
