@@ -30,7 +30,6 @@ from typing import Any
 import lxml.etree
 import lxml.html
 import trafilatura
-from readability import Document as ReadabilityDocument
 
 PAGE_SUFFIX = ".html.gz"
 _XML_DECLARATION_RE = re.compile(r"^\s*<\?xml[^>]*\?>")
@@ -82,6 +81,10 @@ _BLOCK_TAGS = ("p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blo
 
 def readability_record(body: bytes, page_id: str) -> dict[str, Any]:
     """One prediction of readability-lxml: its ``summary()``'s text, a line per block."""
+    # Imported here: the other scripts that read pages through this module (speed.py,
+    # instructions.py) count their imports as the floor.
+    from readability import Document as ReadabilityDocument
+
     document = ReadabilityDocument(body)
     root = lxml.html.fromstring(document.summary(html_partial=True))
     for element in root.iter(*_BLOCK_TAGS):
