@@ -17,10 +17,10 @@ from typing import Any
 from forumcrawl.document import Document, DocumentError
 from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import DomDensityExtractor
-from forumcrawl.extractors.arbiter import without_parts
+from forumcrawl.extractors.arbiter import overlays, without_parts
 from forumcrawl.extractors.cx import document_lines
 from forumcrawl.extractors.ksf import SinglePage, single_posts
-from forumcrawl.pages import overlays_of, own_words, thread_text
+from forumcrawl.pages import own_words, thread_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers  # noqa: E402  (a sibling script, not a package)
@@ -52,7 +52,8 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
     record["dom"] = DomDensityExtractor().extract(doc).text
     record["seconds"]["dom"] = time.perf_counter() - started
     for name in ("cx", "dom"):  # as the cascade reads them: no consent banner or dialog
-        record[name] = without_parts(record[name], document_lines(doc), overlays_of(doc))
+        lines = document_lines(doc)
+        record[name] = without_parts(record[name], lines, overlays(record[name], lines))
     started = time.perf_counter()
     try:
         single = single_posts(doc)

@@ -20,7 +20,7 @@ import math
 import operator
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from pathlib import Path
@@ -450,65 +450,74 @@ _COMMENT_FORM = lxml.etree.XPath(
     "//form[contains(translate(concat(@id, ' ', @class, ' ', @action), 'COMENT', 'coment'), 'comment')]"
     " | //textarea[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
 )
-#: Elements whose class or id names a comment (``div#comments``, ``ol.commentlist``), not in
-#: code (a highlighter's ``span.token.comment`` is the code's).
-_COMMENT_NAMED = lxml.etree.XPath(
-    "//*[contains(translate(concat(@id, ' ', @class), 'COMENT', 'coment'), 'comment')"
-    " and not(ancestor-or-self::pre or ancestor-or-self::code)]"
-)
-
 
 #: "comment" in a name, not "commentary" (an opinion piece's article) nor "commentator".
 _COMMENT_WORD = re.compile("comment(?!ar|at)", re.IGNORECASE)
 
 
-#: Overlays that are never a page's text: cookie-consent banners and their preference
-#: centres (OneTrust, Cookiebot, Didomi, Quantcast, Usercentrics, TrustArc), modal dialogs
-#: (report, share, log-in) and news tickers. Found by class or id, as consent managers name
-#: their containers, and by the dialog roles; :data:`_OVERLAY_NAME` then reads the names word
-#: by word (a body classed ``has-no-ticker`` or a post tagged ``tag-cookies`` is none).
-_OVERLAY = lxml.etree.XPath(
-    "//*[@role='dialog' or @role='alertdialog' or @aria-modal='true'"
-    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'cookie')"
-    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'consent')"
-    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'onetrust')"
-    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'gdpr')"
-    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'didomi')"
-    " or contains(translate(concat(@id, ' ', @class), 'CDGKNOPRSTU', 'cdgknoprstu'), 'usercentrics')"
-    " or contains(@class, 'qc-cmp') or contains(@id, 'truste') or contains(@class, 'ticker')"
-    " or contains(@id, 'ticker')]"
-)
-#: A class or id word that names an overlay: it opens with one of these.
+#: A class or id word that names an overlay, never a page's text: cookie-consent banners and
+#: their preference centres (OneTrust, Cookiebot, Didomi, Quantcast, Usercentrics, TrustArc)
+#: and news tickers. The name must open with it (a body classed ``has-no-ticker`` or a post
+#: tagged ``tag-cookies`` is none).
 _OVERLAY_NAME = re.compile(
     r"(?:^|\s)(?:cookie|consent|onetrust|ot-|gdpr|didomi|usercentrics|truste|qc-cmp|cybotcookiebot|cmp-|ticker)",
     re.IGNORECASE,
 )
+#: Roles of a modal dialog (report, share, log-in), an overlay too.
 _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
-
-
 _HOLDS_MAIN = lxml.etree.XPath("boolean(descendant-or-self::*[self::h1 or self::article or self::main])")
+_PAGE_TAGS = frozenset({"html", "body"})
 
 
-def overlays(tree: lxml.etree._Element) -> list[lxml.etree._Element]:
-    """The page's consent banners, dialogs and tickers (see :data:`_OVERLAY`), the outermost
-    of those that hold no ``<h1>``, ``<article>`` or ``<main>`` (a wrapper of the page or of
-    its story named so is none): a candidate's lines in them are no part of its text."""
-    found = []
-    for element in _OVERLAY(tree):
-        if element.tag in {"html", "body", "head", "link", "script", "style", "meta"}:
-            continue
-        named = element.get("role") in _DIALOG_ROLES or element.get("aria-modal") == "true"
-        if named or _OVERLAY_NAME.search(f"{element.get('id') or ''} {element.get('class') or ''}"):
-            found.append(element)
-    chosen: set[lxml.etree._Element] = set()
-    kept = []
-    for element in found:  # document order: an ancestor comes before what it holds
-        if any(a in chosen for a in element.iterancestors()):
-            continue
-        if not _HOLDS_MAIN(element):
-            chosen.add(element)
-            kept.append(element)
-    return kept
+def _is_overlay(element: lxml.etree._Element) -> bool:
+    if element.tag in _PAGE_TAGS:
+        return False
+    if element.get("role") in _DIALOG_ROLES or element.get("aria-modal") == "true":
+        return True
+    return bool(_OVERLAY_NAME.search(f"{element.get('id') or ''} {element.get('class') or ''}"))
+
+
+def _is_comment_named(element: lxml.etree._Element) -> bool:
+    """Named a comment by class or id, and not in code (a highlighter's ``span.token.comment``
+    is the code's)."""
+    if not _COMMENT_WORD.search(f"{element.get('id') or ''} {element.get('class') or ''}"):
+        return False
+    return element.tag not in {"pre", "code"} and next(element.iterancestors("pre", "code"), None) is None
+
+
+def _outermost_named(
+    text: str, lines: PageLines, named: Callable[[lxml.etree._Element], bool]
+) -> list[lxml.etree._Element]:
+    """The outermost elements ``named`` picks among those that hold a line of ``text`` (lines
+    of the page), in the order of the text: read up from each line's container, each element
+    once, so a page costs what its text's elements cost, not a search of its whole tree."""
+    outermost: dict[lxml.etree._Element, lxml.etree._Element | None] = {}
+    found: dict[lxml.etree._Element, None] = {}
+    for number in _line_numbers(text, lines):
+        element = lines.containers.get(number) if number is not None else None
+        chain = []
+        answer = None
+        while element is not None:
+            if element in outermost:
+                answer = outermost[element]
+                break
+            chain.append(element)
+            element = element.getparent()
+        for step in reversed(chain):  # from the top down: the first named one is the outermost
+            if answer is None and named(step):
+                answer = step
+            outermost[step] = answer
+        if answer is not None:
+            found[answer] = None
+    return list(found)
+
+
+def overlays(text: str, lines: PageLines) -> list[lxml.etree._Element]:
+    """The consent banners, dialogs and tickers that hold lines of ``text`` (see
+    :data:`_OVERLAY_NAME`), the outermost of each, unless it holds an ``<h1>``, ``<article>``
+    or ``<main>`` (a wrapper of the page or of its story named so is none): those lines are no
+    part of a candidate's text."""
+    return [element for element in _outermost_named(text, lines, _is_overlay) if not _HOLDS_MAIN(element)]
 
 
 #: An id that anchors a numbered comment, as blog and news engines write them
@@ -540,23 +549,19 @@ def comment_forms(tree: lxml.etree._Element) -> list[lxml.etree._Element]:
     return forms
 
 
-def comment_blocks(tree: lxml.etree._Element, *, formless: bool = False) -> list[lxml.etree._Element]:
-    """The outermost elements named a comment (class or id) on a page with a comment form: an
-    article's comment section, its list, its form ("Leave a reply"); empty without a form. A
-    forum names its replies comments too: the caller asks of a page that declares no thread
-    and whose text it does not open (see :func:`without_parts`). ``formless``: on any page
-    (one read as an article, whose comments may be closed), those that hold comments
-    numbered as blog engines anchor them (``id="comment-24152"``); a Q&A page's comment list
-    under its question does not."""
+def comment_blocks(
+    text: str, lines: PageLines, tree: lxml.etree._Element, *, formless: bool = False
+) -> list[lxml.etree._Element]:
+    """The outermost elements named a comment (class or id) that hold lines of ``text``, on a
+    page with a comment form: an article's comment section, its list, its form ("Leave a
+    reply"); empty without a form. A forum names its replies comments too: the caller asks of
+    a page that declares no thread and whose text it does not open (see
+    :func:`without_parts`). ``formless``: on any page (one read as an article, whose comments
+    may be closed), those that hold comments numbered as blog engines anchor them
+    (``id="comment-24152"``); a Q&A page's comment list under its question does not."""
     if not formless and not comment_forms(tree):
         return []
-    named = [
-        element
-        for element in _COMMENT_NAMED(tree)
-        if _COMMENT_WORD.search(f"{element.get('id') or ''} {element.get('class') or ''}")
-    ]
-    chosen = set(named)
-    blocks = [element for element in named if not any(a in chosen for a in element.iterancestors())]
+    blocks = _outermost_named(text, lines, _is_comment_named)
     if formless:  # comments each anchored by number (``id="comment-24152"``), as blog engines write
         blocks = [block for block in blocks if numbered_comments([block])]
     return blocks

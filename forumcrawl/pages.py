@@ -576,7 +576,7 @@ class Cascade:
                 continue
             found = self._try(name, doc, model, now, outcome)
             if found is not None and name in _ARBITRATED:
-                found = self._without_parts(doc, found, [*overlays_of(doc), *comments])
+                found = self._without_parts(doc, found, [*overlays(found.text, document_lines(doc)), *comments])
             if found is None or (name == "ksf" and (len(found.posts) < 2 or found.commented)):
                 # One KSF post is one block of a longer body, and an article with its comments
                 # is no thread: the arbiter decides, without the comments.
@@ -653,22 +653,16 @@ class Cascade:
         return chosen
 
 
-def overlays_of(doc: Document) -> list[Any]:
-    """The page's consent banners, dialogs and tickers (:func:`~forumcrawl.extractors.arbiter.
-    overlays`), read once per page."""
-    tree = doc.tree
-    return doc.derived("arbiter.overlays", lambda: overlays(tree) if tree is not None else [])
-
-
 def without_comment_blocks(text: str, doc: Document) -> str:
     """``text`` without the comment section of an article page that KSF did not read (or did
     not run on): the blocks named comments on a page with a comment form, or, on one without
     (comments closed), the numbered comments that close the text (see
     :func:`~forumcrawl.extractors.arbiter.comment_blocks`); a block the text opens in stays."""
-    blocks, closing = comment_blocks(doc.tree), False
+    lines = document_lines(doc)
+    blocks, closing = comment_blocks(text, lines, doc.tree), False
     if not blocks:
-        blocks, closing = comment_blocks(doc.tree, formless=True), True
-    return without_parts(text, document_lines(doc), blocks, opening=False, closing=closing)
+        blocks, closing = comment_blocks(text, lines, doc.tree, formless=True), True
+    return without_parts(text, lines, blocks, opening=False, closing=closing)
 
 
 def _published(raw: str | None, now: datetime) -> str | None:

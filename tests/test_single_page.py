@@ -35,7 +35,7 @@ from forumcrawl.extractors.arbiter import (
     within_body,
     without_aux,
 )
-from forumcrawl.extractors.cx import LineBlockExtractor, document_lines
+from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, visible_text
 from forumcrawl.extractors.dom_density import aux_name
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
 from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_rule
@@ -320,6 +320,12 @@ def test_an_articles_comments_below_it_are_left_out_of_its_text():
     assert not any(text in found.text for _, text in COMMENTS)
 
 
+def _comment_blocks(page: str) -> list:
+    """:func:`comment_blocks` of the whole visible text of ``page``."""
+    doc = Document.from_text(page)
+    return comment_blocks(visible_text(doc), document_lines(doc), doc.tree)
+
+
 def test_a_comment_section_ksf_did_not_read_leaves_the_articles_text():
     """On a page read as an article, with a comment form, the blocks named comments go from the
     chosen text, though KSF did not run; a thread (its text opens in them), a page read as a
@@ -339,11 +345,10 @@ def test_a_comment_section_ksf_did_not_read_leaves_the_articles_text():
     assert proba["article"] < proba["forum"]
     found = cascade.run(Document.from_text(forum_like)).extraction
     assert found is not None and all(text in found.text for _, text in COMMENTS)
-    blocks = comment_blocks(Document.from_text(page).tree)
-    assert [b.get("id") for b in blocks] == ["comments", "commentform"]
-    assert comment_blocks(Document.from_text(blog_post()).tree) == []  # no form: no comment section
+    assert [b.get("id") for b in _comment_blocks(page)] == ["comments", "commentform"]
+    assert _comment_blocks(blog_post()) == []  # no form: no comment section
     opinion = page.replace('<div class="post">', '<div class="post article-type-commentary">')
-    assert [b.get("id") for b in comment_blocks(Document.from_text(opinion).tree)] == ["comments", "commentform"]
+    assert [b.get("id") for b in _comment_blocks(opinion)] == ["comments", "commentform"]
     # Comments closed (no form): numbered comments that close the text go; unnumbered ones
     # (a Q&A page's comments under its question) stay.
     closed = blog_post().replace("</title>", declared)
@@ -377,7 +382,8 @@ def test_consent_banners_and_dialogs_are_no_part_of_the_text():
     page = article().replace("<footer>", f"{report}{CONSENT}<footer>").replace("<body>", '<body class="has-no-ticker">')
     page = page.replace("<article>", '<article class="post tag-cookies">')
     doc = Document.from_text(page)
-    assert [e.get("id") or e.get("class") for e in overlays(doc.tree)] == ["modal", "onetrust-consent-sdk"]
+    found = overlays(visible_text(doc), document_lines(doc))
+    assert [e.get("id") or e.get("class") for e in found] == ["modal", "onetrust-consent-sdk"]
     found = Cascade().run(Document.from_text(page)).extraction
     assert found is not None and all(s in found.text for s in SENTENCES)
     assert "Privacy Preference Center" not in found.text and "Report this article" not in found.text
