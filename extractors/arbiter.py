@@ -460,7 +460,7 @@ _COMMENT_WORD = re.compile("comment(?!ar|at)", re.IGNORECASE)
 #: and news tickers. The name must open with it (a body classed ``has-no-ticker`` or a post
 #: tagged ``tag-cookies`` is none).
 _OVERLAY_NAME = re.compile(
-    r"(?:^|\s)(?:cookie|consent|onetrust|ot-|gdpr|didomi|usercentrics|truste|qc-cmp|cybotcookiebot|cmp-|ticker)",
+    r"(?:^|\s)(?:cookie|consent|onetrust|ot-sdk|gdpr|didomi|usercentrics|truste[-_]|qc-cmp|cybotcookiebot|cmp-|ticker)",
     re.IGNORECASE,
 )
 #: Roles of a modal dialog (report, share, log-in), an overlay too.
@@ -494,22 +494,31 @@ def _outermost_named(
     outermost: dict[lxml.etree._Element, lxml.etree._Element | None] = {}
     found: dict[lxml.etree._Element, None] = {}
     for number in _line_numbers(text, lines):
-        element = lines.containers.get(number) if number is not None else None
-        chain = []
-        answer = None
-        while element is not None:
-            if element in outermost:
-                answer = outermost[element]
-                break
-            chain.append(element)
-            element = element.getparent()
-        for step in reversed(chain):  # from the top down: the first named one is the outermost
-            if answer is None and named(step):
-                answer = step
-            outermost[step] = answer
-        if answer is not None:
-            found[answer] = None
+        if number is not None and (top := _topmost(lines.containers.get(number), named, outermost)) is not None:
+            found[top] = None
     return list(found)
+
+
+def _topmost(
+    element: lxml.etree._Element | None,
+    named: Callable[[lxml.etree._Element], bool],
+    outermost: dict[lxml.etree._Element, lxml.etree._Element | None],
+) -> lxml.etree._Element | None:
+    """The outermost of ``element`` and its ancestors that ``named`` picks (None: none), each
+    answer kept in ``outermost`` for the next line's walk up."""
+    chain = []
+    answer = None
+    while element is not None:
+        if element in outermost:
+            answer = outermost[element]
+            break
+        chain.append(element)
+        element = element.getparent()
+    for step in reversed(chain):  # from the top down: the first named one is the outermost
+        if answer is None and named(step):
+            answer = step
+        outermost[step] = answer
+    return answer
 
 
 def overlays(text: str, lines: PageLines) -> list[lxml.etree._Element]:
@@ -592,26 +601,12 @@ def without_parts(
         inside -= held
         if not inside:
             return text
-    known: dict[lxml.etree._Element, bool] = {}
-
-    def within(element: lxml.etree._Element | None) -> bool:
-        walked = []
-        answer = False
-        while element is not None:
-            if element in known:
-                answer = known[element]
-                break
-            walked.append(element)
-            if element in inside:
-                answer = True
-                break
-            element = element.getparent()
-        for step in walked:
-            known[step] = answer
-        return answer
-
+    known: dict[lxml.etree._Element, lxml.etree._Element | None] = {}
     text_lines = text.split("\n")
-    dropped = [number is not None and within(lines.containers.get(number)) for number in numbers]
+    dropped = [
+        number is not None and _topmost(lines.containers.get(number), inside.__contains__, known) is not None
+        for number in numbers
+    ]
     if closing and True in dropped:
         first = dropped.index(True)
         if not all(drop or not line.strip() for drop, line in zip(dropped[first:], text_lines[first:])):
