@@ -427,13 +427,27 @@ def _placed(text: str, lines: PageLines) -> list[tuple[int, str]]:
     return placed
 
 
+#: The last page's lines and, by text, the numbers of its lines (:func:`_line_index`).
+_LAST_INDEX: list[Any] = [None, {}]
+
+
+def _line_index(lines: PageLines) -> dict[str, list[int]]:
+    """The numbers of the page's lines by their text, made once per page: the cascade places
+    several texts of one page (each candidate, its overlays, its comment blocks), and a
+    page's lines are read one page at a time."""
+    if _LAST_INDEX[0] is not lines:
+        numbers: dict[str, list[int]] = {}
+        for number, line in enumerate(lines.texts):
+            if line:
+                numbers.setdefault(line, []).append(number)
+        _LAST_INDEX[:] = [lines, numbers]
+    return _LAST_INDEX[1]  # type: ignore[no-any-return]
+
+
 def _line_numbers(text: str, lines: PageLines) -> list[int | None]:
     """For each line of ``text``, the number of the page line it is: the first such line after
     the previous one's (None for a line the page does not have)."""
-    numbers: dict[str, list[int]] = {}
-    for number, line in enumerate(lines.texts):
-        if line:
-            numbers.setdefault(line, []).append(number)
+    numbers = _line_index(lines)
     found: list[int | None] = []
     at = -1
     for line in text.split("\n"):
