@@ -17,7 +17,7 @@ from typing import Any
 from forumcrawl.document import Document, DocumentError
 from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import DomDensityExtractor
-from forumcrawl.extractors.arbiter import overlays, without_parts
+from forumcrawl.extractors.arbiter import overlay_lines, without_lines, without_parts
 from forumcrawl.extractors.cx import document_lines
 from forumcrawl.extractors.ksf import SinglePage, single_posts
 from forumcrawl.pages import own_words, thread_text
@@ -52,8 +52,7 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
     record["dom"] = DomDensityExtractor().extract(doc).text
     record["seconds"]["dom"] = time.perf_counter() - started
     for name in ("cx", "dom"):  # as the cascade reads them: no consent banner or dialog
-        lines = document_lines(doc)
-        record[name] = without_parts(record[name], lines, overlays(record[name], lines))
+        record[name] = without_lines(record[name], overlay_lines(record[name], document_lines(doc)))
     started = time.perf_counter()
     try:
         single = single_posts(doc)

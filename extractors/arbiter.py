@@ -49,7 +49,7 @@ __all__ = [
     "marks_body",
     "numbered_comments",
     "opening_held",
-    "overlays",
+    "overlay_lines",
     "page_chars",
     "page_evidence",
     "page_tokens",
@@ -62,6 +62,7 @@ __all__ = [
     "with_hidden_body",
     "within_body",
     "without_aux",
+    "without_lines",
     "without_parts",
 ]
 
@@ -427,8 +428,10 @@ def _placed(text: str, lines: PageLines) -> list[tuple[int, str]]:
     return placed
 
 
-#: The last page's lines and, by text, the numbers of its lines (:func:`_line_index`).
-_LAST_INDEX: list[Any] = [None, {}]
+#: The last page's lines, by text the numbers of its lines (:func:`_line_index`), by element
+#: the outermost overlay that holds it and by overlay whether it holds the page's main text
+#: (:func:`_in_overlay`).
+_LAST_INDEX: list[Any] = [None, {}, {}, {}]
 
 
 def _line_index(lines: PageLines) -> dict[str, list[int]]:
@@ -440,7 +443,7 @@ def _line_index(lines: PageLines) -> dict[str, list[int]]:
         for number, line in enumerate(lines.texts):
             if line:
                 numbers.setdefault(line, []).append(number)
-        _LAST_INDEX[:] = [lines, numbers]
+        _LAST_INDEX[:] = [lines, numbers, {}, {}]
     return _LAST_INDEX[1]  # type: ignore[no-any-return]
 
 
@@ -535,12 +538,41 @@ def _topmost(
     return answer
 
 
-def overlays(text: str, lines: PageLines) -> list[lxml.etree._Element]:
-    """The consent banners, dialogs and tickers that hold lines of ``text`` (see
-    :data:`_OVERLAY_NAME`), the outermost of each, unless it holds an ``<h1>``, ``<article>``
-    or ``<main>`` (a wrapper of the page or of its story named so is none): those lines are no
-    part of a candidate's text."""
-    return [element for element in _outermost_named(text, lines, _is_overlay) if not _HOLDS_MAIN(element)]
+def overlay_lines(text: str, lines: PageLines) -> frozenset[str]:
+    """The lines of ``text`` (lines of the page, whitespace normalised) that lie in a consent
+    banner, a dialog or a ticker (see :data:`_OVERLAY_NAME`; the outermost of each, unless it
+    holds an ``<h1>``, ``<article>`` or ``<main>``: a wrapper of the page or of its story named
+    so is none) wherever the page shows them: no part of a candidate's text. Read up from each
+    line's container, each element once (a search of the whole tree cost seven times the
+    parse)."""
+    index = _line_index(lines)
+    dropped = set()
+    for raw in text.split("\n"):
+        line = " ".join(raw.split())
+        numbers = index.get(line)
+        if numbers and all(_in_overlay(lines.containers.get(n)) for n in numbers):
+            dropped.add(line)
+    return frozenset(dropped)
+
+
+def _in_overlay(element: lxml.etree._Element | None) -> bool:
+    """Whether ``element`` (of the page :func:`_line_index` read last) lies in an overlay that
+    does not hold the page's main text (see :func:`overlay_lines`), each element's and each
+    overlay's answer kept for the page."""
+    top = _topmost(element, _is_overlay, _LAST_INDEX[2])
+    if top is None:
+        return False
+    holds: dict[lxml.etree._Element, bool] = _LAST_INDEX[3]
+    if top not in holds:
+        holds[top] = bool(_HOLDS_MAIN(top))
+    return not holds[top]
+
+
+def without_lines(text: str, dropped: frozenset[str]) -> str:
+    """``text`` without its lines whose text (whitespace normalised) is one of ``dropped``."""
+    if not dropped:
+        return text
+    return "\n".join(line for line in text.split("\n") if " ".join(line.split()) not in dropped)
 
 
 #: An id that anchors a numbered comment, as blog and news engines write them

@@ -162,13 +162,18 @@ _DOC_TYPES = frozenset({"TechArticle", "APIReference", "HowTo", "FAQPage"})
 _THREAD_TYPES = _FORUM_TYPES - {"Comment"}
 
 
-def declared_types(doc: Document) -> set[str]:
-    """The schema.org types the page's JSON-LD declares (as the lines' walk found its scripts)."""
+def declared_types(doc: Document) -> frozenset[str]:
+    """The schema.org types the page's JSON-LD declares (as the lines' walk found its scripts),
+    read once per page (the kind signals and the cascade's comment rules ask)."""
+    return doc.derived("kinds.types", lambda: _declared_types(doc))
+
+
+def _declared_types(doc: Document) -> frozenset[str]:
     types: set[str] = set()
     for script in document_lines(doc).elements["script"]:
         if script.get("type") == "application/ld+json":
             types.update(_TYPES.findall(script.text or ""))
-    return types
+    return frozenset(types)
 
 
 def declares_thread(doc: Document) -> bool:

@@ -39,7 +39,7 @@ from forumcrawl.extractors.arbiter import (
     load_arbiter,
     marks_body,
     opening_held,
-    overlays,
+    overlay_lines,
     page_chars,
     page_evidence,
     page_tokens,
@@ -50,6 +50,7 @@ from forumcrawl.extractors.arbiter import (
     with_hidden_body,
     within_body,
     without_aux,
+    without_lines,
     without_parts,
 )
 from forumcrawl.extractors.cx import CXResult, LineBlockExtractor, document_lines, known_lines, visible_text
@@ -527,12 +528,17 @@ class Cascade:
         return Extraction("page", text, page_kind=kind)
 
     def _without_parts(self, doc: Document, found: Extraction, parts: Sequence[Any]) -> Extraction | None:
-        """``found`` without the lines in ``parts`` (an article's comments and comment form, the
-        page's consent banners and dialogs, see
+        """``found`` without the lines in ``parts`` (an article's comments and comment form, see
         :func:`~forumcrawl.extractors.arbiter.without_parts`); None when too little is left."""
-        if not parts:
-            return found
-        text = without_parts(found.text, document_lines(doc), parts)
+        return self._cut(doc, found, without_parts(found.text, document_lines(doc), parts))
+
+    def _without_overlays(self, doc: Document, found: Extraction) -> Extraction | None:
+        """``found`` without the page's consent banners, dialogs and tickers (see
+        :func:`~forumcrawl.extractors.arbiter.overlay_lines`); None when too little is left."""
+        return self._cut(doc, found, without_lines(found.text, overlay_lines(found.text, document_lines(doc))))
+
+    def _cut(self, doc: Document, found: Extraction, text: str) -> Extraction | None:
+        """``found`` with ``text`` instead of its own (and no blocks); None when that is too little."""
         if text == found.text:
             return found
         cut = dataclasses.replace(found, text=text, blocks=[])
@@ -576,7 +582,9 @@ class Cascade:
                 continue
             found = self._try(name, doc, model, now, outcome)
             if found is not None and name in _ARBITRATED:
-                found = self._without_parts(doc, found, [*overlays(found.text, document_lines(doc)), *comments])
+                found = self._without_overlays(doc, found)
+            if found is not None and name in _ARBITRATED and comments:
+                found = self._without_parts(doc, found, comments)
             if found is None or (name == "ksf" and (len(found.posts) < 2 or found.commented)):
                 # One KSF post is one block of a longer body, and an article with its comments
                 # is no thread: the arbiter decides, without the comments.
