@@ -33,7 +33,7 @@ import peers  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data"
-SYSTEMS = ("ours", "trafilatura")
+SYSTEMS = ("ours", "trafilatura", "readability")
 #: Gold folders whose posts keep the quotes they hold (Harvest's annotation): a post is scored
 #: with the quotes forumcrawl took out of its text (``Post.quotes``).
 QUOTED_POSTS = frozenset({"harvest-forum-posts"})
@@ -62,7 +62,7 @@ def predictions_for(
     if system == "ours":
         error = run_ours(folder, out, [*extra, "-j", str(jobs)])
     else:
-        peers.write_predictions(folder, out, jobs)
+        peers.write_predictions(folder, out, jobs, system)
         error = None
     seconds = time.perf_counter() - started
     return (None, seconds, error) if error else (out, seconds, None)

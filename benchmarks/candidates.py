@@ -17,7 +17,9 @@ from typing import Any
 from forumcrawl.document import Document, DocumentError
 from forumcrawl.extractors.cx import LineBlockExtractor
 from forumcrawl.extractors.dom_density import DomDensityExtractor
-from forumcrawl.extractors.ksf import single_posts
+from forumcrawl.extractors.arbiter import overlay_lines, without_lines, without_parts
+from forumcrawl.extractors.cx import document_lines
+from forumcrawl.extractors.ksf import SinglePage, single_posts
 from forumcrawl.pages import own_words, thread_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,7 +34,9 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
     "seconds": {stage: s}}`` for one page. ``ksf`` is the posts' own words, which the cascade's
     thread tests read; ``ksf_quoted`` the thread's text with its quotes, which it exports;
     ``ksf_commented`` whether the posts are an article with its readers' comments
-    (:func:`~forumcrawl.extractors.ksf.comments_on_first`)."""
+    (:func:`~forumcrawl.extractors.ksf.comments_on_first`) or its comments alone
+    (``ksf_comments``: ``cx_cut`` and ``dom_cut`` are their texts without them, as the cascade
+    reads them once KSF ran)."""
     record: dict[str, Any] = {"id": page_id, "seconds": {}}
     try:
         doc = Document.from_bytes(body)
@@ -47,17 +51,23 @@ def page_candidates(body: bytes, page_id: str) -> dict[str, Any]:
     started = time.perf_counter()
     record["dom"] = DomDensityExtractor().extract(doc).text
     record["seconds"]["dom"] = time.perf_counter() - started
+    for name in ("cx", "dom"):  # as the cascade reads them: no consent banner or dialog
+        record[name] = without_lines(record[name], overlay_lines(record[name], document_lines(doc)))
     started = time.perf_counter()
     try:
-        posts, commented = single_posts(doc)
+        single = single_posts(doc)
     except Exception as exc:  # noqa: BLE001  (a stage failure is a miss, as in the cascade)
-        posts, commented = [], False
+        single = SinglePage()
         record["ksf_error"] = repr(exc)
     record["seconds"]["ksf"] = time.perf_counter() - started
-    record["ksf"] = own_words(posts)
-    record["ksf_quoted"] = thread_text(posts)
-    record["ksf_posts"] = len(posts)
-    record["ksf_commented"] = commented
+    record["ksf"] = own_words(single.posts)
+    record["ksf_quoted"] = thread_text(single.posts)
+    record["ksf_posts"] = len(single.posts)
+    record["ksf_commented"] = single.commented
+    if single.comments:  # an article's comments: once KSF ran, dom and cx are read without them
+        record["ksf_comments"] = True
+        for name in ("cx", "dom"):
+            record[f"{name}_cut"] = without_parts(record[name], document_lines(doc), single.comments)
     return record
 
 

@@ -32,6 +32,7 @@ import re
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -59,8 +60,8 @@ from forumcrawl.extractors.arbiter import (
 )
 from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, visible_text
 from forumcrawl.extractors.kinds import DEFAULT_MODEL as KINDS_MODEL
-from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, page_signals
-from forumcrawl.pages import CONTENT_FLOOR, LIST_KINDS, SINGLE_PAGE_MIN_SHARE, likelier_list
+from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, declares_thread, page_signals
+from forumcrawl.pages import CONTENT_FLOOR, LIST_KINDS, SINGLE_PAGE_MIN_SHARE, likelier_list, without_comment_blocks
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import candidates as cand  # noqa: E402  (sibling scripts, not a package)
@@ -95,6 +96,7 @@ class Page:
     features: dict[str, list[float]] = field(default_factory=dict)
     signals: list[float] = field(default_factory=list)
     trafilatura: float | None = None
+    readability: float | None = None
     #: :func:`thread_agreement` of KSF's text with the arbitrated candidates (1 without any),
     #: and with ``cx`` alone (when ``dom`` did not run).
     agreement: float = 1.0
@@ -111,6 +113,9 @@ class Page:
     #: (:func:`~forumcrawl.extractors.arbiter.with_body_regions`, ``with_hidden_body``), where
     #: the cascade completes it once the arbiter chose it.
     completed: dict[str, float] = field(default_factory=dict)
+    #: The same, once the comment section goes (``pages.without_comment_blocks``), which the
+    #: cascade does on a page its kind model finds likelier an article than a thread.
+    uncommented: dict[str, float] = field(default_factory=dict)
     #: The gold gives the page a text. A page without one (seven of wcxb-dev's product, listing,
     #: collection and forum pages) counts for the kind model only: like
     #: :func:`forumcrawl.evaluation.evaluate` (``accuracy.py``), no text F1 is taken of it.
@@ -118,6 +123,11 @@ class Page:
     #: KSF's posts are an article with its readers' comments
     #: (:func:`~forumcrawl.extractors.ksf.comments_on_first`).
     commented: bool = False
+    #: KSF's posts are an article's comments, all of them (``ksf_comments``): once KSF ran,
+    #: the cascade reads ``dom`` and ``cx`` without them, as this page (their texts ``cx_cut``
+    #: and ``dom_cut`` in the candidates) does.
+    comments: bool = False
+    cut: Page | None = None
     #: The page says it is an article in Open Graph terms
     #: (:attr:`~forumcrawl.extractors.arbiter.Evidence.og_article`): no list item.
     og_article: bool = False
@@ -156,10 +166,11 @@ def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
     if not cached.is_file():
         cand.write_candidates(folder, cached, jobs)
     records = {r["id"]: r for r in map(json.loads, cached.open(encoding="utf-8"))}
-    trafilatura: dict[str, str] = {}
-    traf_file = work / folder.name / "trafilatura.jsonl"
-    if traf_file.is_file():
-        trafilatura = {r["id"]: r.get("text") or "" for r in map(json.loads, traf_file.open(encoding="utf-8"))}
+    peer_texts: dict[str, dict[str, str]] = {}
+    for peer in ("trafilatura", "readability"):
+        peer_file = work / folder.name / f"{peer}.jsonl"
+        if peer_file.is_file():
+            peer_texts[peer] = {r["id"]: r.get("text") or "" for r in map(json.loads, peer_file.open(encoding="utf-8"))}
     pages = []
     for line in (folder / "gold.jsonl").open(encoding="utf-8"):
         gold = json.loads(line)
@@ -180,12 +191,22 @@ def load_pages(folder: Path, work: Path, jobs: int) -> list[Page]:
             texts=texts,
             ksf_posts=int(record.get("ksf_posts") or 0),
             commented=bool(record.get("ksf_commented")),
+            comments=bool(record.get("ksf_comments")),
             f1={name: text_prf(text, gold_text).f1 for name, text in texts.items()},
             scored=isinstance(gold.get("text"), str),
         )
-        if gold["id"] in trafilatura:
-            page.trafilatura = text_prf(trafilatura[gold["id"]], gold_text).f1
+        for peer, texts_of in peer_texts.items():
+            if gold["id"] in texts_of:
+                setattr(page, peer, text_prf(texts_of[gold["id"]], gold_text).f1)
         _page_inputs(page, folder, gold_text, own)
+        if page.comments:
+            cut_texts = {**texts, **{name: record.get(f"{name}_cut") or "" for name in ("cx", "dom")}}
+            page.cut = dataclasses.replace(
+                page, texts=cut_texts, f1={name: text_prf(t, gold_text).f1 for name, t in cut_texts.items()},
+                features={}, completed={}, uncommented={}, cut=None,
+            )
+            page.cut.__dict__.pop("chars", None)  # a cached property of the texts
+            _page_inputs(page.cut, folder, gold_text, own)
         pages.append(page)
     return pages
 
@@ -220,6 +241,10 @@ def _page_inputs(page: Page, folder: Path, gold_text: str, own_words: str) -> No
         completed = with_hidden_body(text, bag, evidence, document_lines(doc)) or text
         if completed != page.texts[name]:
             page.completed[name] = text_prf(completed, gold_text).f1
+        if not page.comments and not declares_thread(doc):  # as the cascade on an article page
+            uncommented = without_comment_blocks(completed, doc)
+            if uncommented != completed:
+                page.uncommented[name] = text_prf(uncommented, gold_text).f1
     if bags:
         thread = text_tokens(own_words)
         page.agreement = thread_agreement(thread, list(bags.values()))
@@ -454,17 +479,33 @@ def list_region(models: Models, page: Page, stage: str) -> bool:
     return dict(zip(FEATURES, page.features[stage]))["page_share"] < models.list_share
 
 
+def ksf_runs(models: Models, page: Page) -> bool:
+    """Whether the cascade runs KSF on ``page`` (the page may be a thread, and ``cx`` does not
+    lie in the body it names an article's)."""
+    return forum_proba(models.kinds, page) >= models.gate and not (
+        in_marked_body(models, page) and page.article_marked
+    )
+
+
+def as_read(models: Models, page: Page) -> Page:
+    """``page`` as the cascade reads it: without an article's comments once KSF ran and found
+    them (``Page.cut``)."""
+    return page.cut if page.cut is not None and ksf_runs(models, page) else page
+
+
 def choose(models: Models, page: Page) -> tuple[str | None, bool]:
-    """``(stage, ran_ksf)``: what the arbitrating cascade takes on ``page``."""
+    """``(stage, ran_ksf)``: what the arbitrating cascade takes on ``page`` (its text is
+    :func:`as_read`'s)."""
     if lists(models, page):
         return "page", False
-    p_forum = forum_proba(models.kinds, page)
+    ran = ksf_runs(models, page)
+    page = as_read(models, page)
     no_dom = skips_dom(models, page)
-    ran = p_forum >= models.gate and not (in_marked_body(models, page) and page.article_marked)
     if ran and page.ksf_thread and (not page.features or thread_wins(models.arbiter, page, no_dom)):
         return "ksf", ran
     if not page.features:
-        return None, ran
+        # A page whose whole visible text is below the floor gives it (``Cascade._short_page``).
+        return ("page" if 0 < page.chars.get("page", 0) < MIN_CHARS else None), ran
     if no_dom:
         best = "cx"
     else:
@@ -480,13 +521,20 @@ def _mean(values: Sequence[float]) -> float:
 
 def page_f1(models: Models, page: Page) -> float:
     """The F1 of the cascade's choice on a scored ``page`` (0 when it takes nothing)."""
-    return _taken_f1(page, choose(models, page)[0])
+    return _taken_f1(models, page, choose(models, page)[0])
 
 
-def _taken_f1(page: Page, stage: str | None) -> float:
-    """F1 of ``stage``'s text on ``page`` as the cascade exports it (completed, see
-    ``Page.completed``; 0 for no stage)."""
-    return page.completed.get(stage, page.f1[stage]) if stage else 0.0
+def _taken_f1(models: Models, page: Page, stage: str | None) -> float:
+    """F1 of ``stage``'s text on ``page`` as the cascade exports it (read as :func:`as_read`,
+    completed, see ``Page.completed`` and ``Page.uncommented``; 0 for no stage)."""
+    if not stage:
+        return 0.0
+    page = as_read(models, page)
+    if stage in page.uncommented:
+        proba = kind_proba(models.kinds, page)
+        if proba.get("article", 0.0) > proba.get("forum", 0.0):
+            return page.uncommented[stage]
+    return page.completed.get(stage, page.f1[stage])
 
 
 def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int, float]:
@@ -496,7 +544,7 @@ def score(models: Models, pages: Sequence[Page]) -> tuple[float, float, int, flo
     for page in pages:
         stage, ksf = choose(models, page)
         if page.scored:
-            f1s.append(_taken_f1(page, stage))
+            f1s.append(_taken_f1(models, page, stage))
         ran += ksf
         dom += stage != "page" and runs_dom(models, page, ksf)
         changed += (stage == "ksf") != (page.cascade_before() == "ksf" and page.ksf_posts >= 2)
@@ -592,6 +640,7 @@ def holdout_rows(
         stages = {s: _mean([alone(p, s) for p in scored]) for s in cand.STAGE_NAMES}
         before = _mean([p.f1[s] if (s := p.cascade_before()) else 0.0 for p in scored])
         traf = [p.trafilatura for p in scored if p.trafilatura is not None]
+        read = [p.readability for p in scored if p.readability is not None]
         rows.append(
             {
                 "folder": name,
@@ -609,6 +658,7 @@ def holdout_rows(
                 "before": before,
                 **{f"alone_{s}": v for s, v in stages.items()},
                 "trafilatura": _mean(traf) if len(traf) == len(scored) else None,
+                "readability": _mean(read) if len(read) == len(scored) else None,
             }
         )
     return rows
@@ -663,16 +713,16 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     """Markdown table of :func:`holdout_rows`."""
     lines = [
         "| folder | pages | held-apart | tuned-on | before | ksf alone | dom alone | cx alone "
-        "| trafilatura | KSF ran | dom ran | thread decisions changed | gate | thread_min "
+        "| trafilatura | readability-lxml | KSF ran | dom ran | thread decisions changed | gate | thread_min "
         "| marked | apart share | list share |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
             f"| {row['folder']} | {row['pages']} | **{_cell(row['held_apart'])}** "
             f"| {_cell(row['tuned_on'])} | {_cell(row['before'])} | {_cell(row['alone_ksf'])} "
             f"| {_cell(row['alone_dom'])} | {_cell(row['alone_cx'])} | {_cell(row['trafilatura'])} "
-            f"| {row['ksf_ran']:.0%} | {row['dom_ran']:.0%} | {row['thread_changed']} "
+            f"| {_cell(row['readability'])} | {row['ksf_ran']:.0%} | {row['dom_ran']:.0%} | {row['thread_changed']} "
             f"| {row['gate_held_apart']:.3f} | {row['thread_min_held_apart']:.1f} "
             f"| {row['marked_held_apart']:.2f} | {row['apart_share_held_apart']:.2f} "
             f"| {row['list_share_held_apart']:.2f} |"

@@ -20,7 +20,7 @@ import math
 import operator
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from pathlib import Path
@@ -41,10 +41,15 @@ __all__ = [
     "Arbiter",
     "Evidence",
     "candidate_features",
+    "comment_blocks",
+    "comment_forms",
+    "common_ancestor",
     "dated_list_beyond",
     "load_arbiter",
     "marks_body",
+    "numbered_comments",
     "opening_held",
+    "overlay_lines",
     "page_chars",
     "page_evidence",
     "page_tokens",
@@ -57,6 +62,8 @@ __all__ = [
     "with_hidden_body",
     "within_body",
     "without_aux",
+    "without_lines",
+    "without_parts",
 ]
 
 DEFAULT_MODEL = Path(__file__).with_name("models") / "arbiter.json"
@@ -421,13 +428,29 @@ def _placed(text: str, lines: PageLines) -> list[tuple[int, str]]:
     return placed
 
 
+#: The last page's lines, by text the numbers of its lines (:func:`_line_index`), by element
+#: the outermost overlay that holds it and by overlay whether it holds the page's main text
+#: (:func:`_in_overlay`).
+_LAST_INDEX: list[Any] = [None, {}, {}, {}]
+
+
+def _line_index(lines: PageLines) -> dict[str, list[int]]:
+    """The numbers of the page's lines by their text, made once per page: the cascade places
+    several texts of one page (each candidate, its overlays, its comment blocks), and a
+    page's lines are read one page at a time."""
+    if _LAST_INDEX[0] is not lines:
+        numbers: dict[str, list[int]] = {}
+        for number, line in enumerate(lines.texts):
+            if line:
+                numbers.setdefault(line, []).append(number)
+        _LAST_INDEX[:] = [lines, numbers, {}, {}]
+    return _LAST_INDEX[1]  # type: ignore[no-any-return]
+
+
 def _line_numbers(text: str, lines: PageLines) -> list[int | None]:
     """For each line of ``text``, the number of the page line it is: the first such line after
     the previous one's (None for a line the page does not have)."""
-    numbers: dict[str, list[int]] = {}
-    for number, line in enumerate(lines.texts):
-        if line:
-            numbers.setdefault(line, []).append(number)
+    numbers = _line_index(lines)
     found: list[int | None] = []
     at = -1
     for line in text.split("\n"):
@@ -436,6 +459,205 @@ def _line_numbers(text: str, lines: PageLines) -> list[int | None]:
             at = number
         found.append(number)
     return found
+
+
+#: A form readers comment an article with: WordPress ``form#commentform`` posting to
+#: ``wp-comments-post.php``, Drupal ``comment-form``, a ``textarea name="comment"``.
+_COMMENT_FORM = lxml.etree.XPath(
+    "//form[contains(translate(concat(@id, ' ', @class, ' ', @action), 'COMENT', 'coment'), 'comment')]"
+    " | //textarea[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
+)
+
+#: "comment" in a name, not "commentary" (an opinion piece's article) nor "commentator".
+_COMMENT_WORD = re.compile("comment(?!ar|at)", re.IGNORECASE)
+
+
+#: A class or id word that names an overlay, never a page's text: cookie-consent banners and
+#: their preference centres (OneTrust, Cookiebot, Didomi, Quantcast, Usercentrics, TrustArc)
+#: and news tickers. The name must open with it (a body classed ``has-no-ticker`` or a post
+#: tagged ``tag-cookies`` is none).
+_OVERLAY_NAME = re.compile(
+    r"(?:^|\s)(?:cookie|consent|onetrust|ot-sdk|gdpr|didomi|usercentrics|truste[-_]|qc-cmp|cybotcookiebot|cmp-|ticker)",
+    re.IGNORECASE,
+)
+#: Roles of a modal dialog (report, share, log-in), an overlay too.
+_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+_HOLDS_MAIN = lxml.etree.XPath("boolean(descendant-or-self::*[self::h1 or self::article or self::main])")
+_PAGE_TAGS = frozenset({"html", "body"})
+
+
+def _is_overlay(element: lxml.etree._Element) -> bool:
+    if element.tag in _PAGE_TAGS:
+        return False
+    if element.get("role") in _DIALOG_ROLES or element.get("aria-modal") == "true":
+        return True
+    return bool(_OVERLAY_NAME.search(f"{element.get('id') or ''} {element.get('class') or ''}"))
+
+
+def _is_comment_named(element: lxml.etree._Element) -> bool:
+    """Named a comment by class or id, and not in code (a highlighter's ``span.token.comment``
+    is the code's)."""
+    if not _COMMENT_WORD.search(f"{element.get('id') or ''} {element.get('class') or ''}"):
+        return False
+    return element.tag not in {"pre", "code"} and next(element.iterancestors("pre", "code"), None) is None
+
+
+def _outermost_named(
+    text: str, lines: PageLines, named: Callable[[lxml.etree._Element], bool]
+) -> list[lxml.etree._Element]:
+    """The outermost elements ``named`` picks among those that hold a line of ``text`` (lines
+    of the page), in the order of the text: read up from each line's container, each element
+    once, so a page costs what its text's elements cost, not a search of its whole tree."""
+    outermost: dict[lxml.etree._Element, lxml.etree._Element | None] = {}
+    found: dict[lxml.etree._Element, None] = {}
+    for number in _line_numbers(text, lines):
+        if number is not None and (top := _topmost(lines.containers.get(number), named, outermost)) is not None:
+            found[top] = None
+    return list(found)
+
+
+def _topmost(
+    element: lxml.etree._Element | None,
+    named: Callable[[lxml.etree._Element], bool],
+    outermost: dict[lxml.etree._Element, lxml.etree._Element | None],
+) -> lxml.etree._Element | None:
+    """The outermost of ``element`` and its ancestors that ``named`` picks (None: none), each
+    answer kept in ``outermost`` for the next line's walk up."""
+    chain = []
+    answer = None
+    while element is not None:
+        if element in outermost:
+            answer = outermost[element]
+            break
+        chain.append(element)
+        element = element.getparent()
+    for step in reversed(chain):  # from the top down: the first named one is the outermost
+        if answer is None and named(step):
+            answer = step
+        outermost[step] = answer
+    return answer
+
+
+def overlay_lines(text: str, lines: PageLines) -> frozenset[str]:
+    """The lines of ``text`` (lines of the page, whitespace normalised) that lie in a consent
+    banner, a dialog or a ticker (see :data:`_OVERLAY_NAME`; the outermost of each, unless it
+    holds an ``<h1>``, ``<article>`` or ``<main>``: a wrapper of the page or of its story named
+    so is none) wherever the page shows them: no part of a candidate's text. Read up from each
+    line's container, each element once (a search of the whole tree cost seven times the
+    parse)."""
+    index = _line_index(lines)
+    dropped = set()
+    for raw in text.split("\n"):
+        line = " ".join(raw.split())
+        numbers = index.get(line)
+        if numbers and all(_in_overlay(lines.containers.get(n)) for n in numbers):
+            dropped.add(line)
+    return frozenset(dropped)
+
+
+def _in_overlay(element: lxml.etree._Element | None) -> bool:
+    """Whether ``element`` (of the page :func:`_line_index` read last) lies in an overlay that
+    does not hold the page's main text (see :func:`overlay_lines`), each element's and each
+    overlay's answer kept for the page."""
+    top = _topmost(element, _is_overlay, _LAST_INDEX[2])
+    if top is None:
+        return False
+    holds: dict[lxml.etree._Element, bool] = _LAST_INDEX[3]
+    if top not in holds:
+        holds[top] = bool(_HOLDS_MAIN(top))
+    return not holds[top]
+
+
+def without_lines(text: str, dropped: frozenset[str]) -> str:
+    """``text`` without its lines whose text (whitespace normalised) is one of ``dropped``."""
+    if not dropped:
+        return text
+    return "\n".join(line for line in text.split("\n") if " ".join(line.split()) not in dropped)
+
+
+#: An id that anchors a numbered comment, as blog and news engines write them
+#: (``comment-24152``, ``div-comment-949868``, Slashdot's ``comment_body_40747335``).
+_NUMBERED_COMMENT = re.compile(r"comment[\W_]?(?:[a-z]+[\W_])?\d", re.IGNORECASE)
+
+
+#: The ids of an element, what it holds, what holds it, and the element before it (Thesis
+#: writes each comment as a numbered ``<dt>`` and its body as the ``<dd>`` after it).
+_IDS = lxml.etree.XPath("ancestor-or-self::*/@id | descendant::*/@id | preceding-sibling::*[1]/@id")
+
+
+def numbered_comments(elements: Sequence[lxml.etree._Element]) -> bool:
+    """Whether ``elements`` (or what they hold, what holds them, the element before them, see
+    :data:`_IDS`) carry an id that anchors a numbered comment (:data:`_NUMBERED_COMMENT`): the
+    readers' comments of a blog or news engine, which a forum's replies named comments (a
+    Q&A page's, a Chinese forum's ``div.comment``) lack."""
+    return any(_NUMBERED_COMMENT.search(i) for element in elements for i in _IDS(element))
+
+
+def comment_forms(tree: lxml.etree._Element) -> list[lxml.etree._Element]:
+    """The page's forms to comment an article with (each ``<form>``, or a comment
+    ``<textarea>`` outside one), in page order."""
+    forms = []
+    for found in _COMMENT_FORM(tree):
+        form = found if found.tag == "form" else next(found.iterancestors("form"), found)
+        if form not in forms:
+            forms.append(form)
+    return forms
+
+
+def comment_blocks(
+    text: str, lines: PageLines, tree: lxml.etree._Element, *, formless: bool = False
+) -> list[lxml.etree._Element]:
+    """The outermost elements named a comment (class or id) that hold lines of ``text``, on a
+    page with a comment form: an article's comment section, its list, its form ("Leave a
+    reply"); empty without a form. A forum names its replies comments too: the caller asks of
+    a page that declares no thread and whose text it does not open (see
+    :func:`without_parts`). ``formless``: on any page (one read as an article, whose comments
+    may be closed), those that hold comments numbered as blog engines anchor them
+    (``id="comment-24152"``); a Q&A page's comment list under its question does not."""
+    if not formless and not comment_forms(tree):
+        return []
+    blocks = _outermost_named(text, lines, _is_comment_named)
+    if formless:  # comments each anchored by number (``id="comment-24152"``), as blog engines write
+        blocks = [block for block in blocks if numbered_comments([block])]
+    return blocks
+
+
+def without_parts(
+    text: str,
+    lines: PageLines,
+    parts: Sequence[lxml.etree._Element],
+    *,
+    opening: bool = True,
+    closing: bool = False,
+) -> str:
+    """``text`` (lines of the page) without the lines that lie in one of ``parts`` (an
+    article's comments and comment form, see
+    :func:`~forumcrawl.extractors.ksf_apply.comment_section`); a line the page does not have
+    stays. ``opening=False``: a part that holds the text's first line stays whole (the text
+    opens in it: it holds the article, or is the thread). ``closing``: only when the parts
+    close the text (no line of it after the first one in them lies outside them: comments
+    below an article, not those under each answer of a Q&A page); else ``text`` as it is."""
+    if not parts:
+        return text
+    numbers = _line_numbers(text, lines)
+    inside = set(parts)
+    if not opening:
+        first = next((lines.containers.get(n) for n in numbers if n is not None), None)
+        held = {first, *first.iterancestors()} if first is not None else set()
+        inside -= held
+        if not inside:
+            return text
+    known: dict[lxml.etree._Element, lxml.etree._Element | None] = {}
+    text_lines = text.split("\n")
+    dropped = [
+        number is not None and _topmost(lines.containers.get(number), inside.__contains__, known) is not None
+        for number in numbers
+    ]
+    if closing and True in dropped:
+        first = dropped.index(True)
+        if not all(drop or not line.strip() for drop, line in zip(dropped[first:], text_lines[first:])):
+            return text
+    return "\n".join(line for line, drop in zip(text_lines, dropped) if not drop)
 
 
 #: The auxiliary names :func:`without_aux` leaves in CX's text: a caption or a photo credit
@@ -459,7 +681,7 @@ def without_aux(text: str, lines: PageLines) -> str | None:
     numbers = _line_numbers(text, lines)
     held = [lines.containers.get(n) if n is not None else None for n in numbers]
     known = [element for element in held if element is not None]
-    top = _common_ancestor(known) if len(known) > 1 else None
+    top = common_ancestor(known) if len(known) > 1 else None
     if top is None:
         return None
     names: dict[lxml.etree._Element, str] = {top: ""}  # the text's own container names nothing
@@ -498,7 +720,7 @@ def _box_name(element: lxml.etree._Element, names: dict[lxml.etree._Element, str
     return kind
 
 
-def _common_ancestor(elements: Sequence[lxml.etree._Element]) -> lxml.etree._Element | None:
+def common_ancestor(elements: Sequence[lxml.etree._Element]) -> lxml.etree._Element | None:
     """The deepest element that is or holds each of ``elements`` (None when they have none)."""
     chain = [elements[0], *elements[0].iterancestors()]
     depth = {element: i for i, element in enumerate(chain)}

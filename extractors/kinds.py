@@ -31,7 +31,17 @@ from forumcrawl.extractors.arbiter import Evidence, page_evidence
 from forumcrawl.extractors.compiled import compiled_module
 from forumcrawl.extractors.cx import document_lines
 
-__all__ = ["CONTENT_KINDS", "KINDS", "NON_CONTENT_KINDS", "SIGNALS", "KindClassifier", "load_kinds", "page_signals"]
+__all__ = [
+    "CONTENT_KINDS",
+    "KINDS",
+    "NON_CONTENT_KINDS",
+    "SIGNALS",
+    "KindClassifier",
+    "declared_types",
+    "declares_thread",
+    "load_kinds",
+    "page_signals",
+]
 
 DEFAULT_MODEL = Path(__file__).with_name("models") / "kinds.json"
 KINDS = ("article", "forum", "listing", "collection", "product", "service", "documentation")
@@ -148,6 +158,30 @@ _LIST_TYPES = frozenset({"ItemList", "CollectionPage", "SearchResultsPage", "Bre
 _SERVICE_TYPES = frozenset({"Service", "LocalBusiness", "ProfessionalService", "Organization"})
 _DOC_TYPES = frozenset({"TechArticle", "APIReference", "HowTo", "FAQPage"})
 
+#: The JSON-LD types that say the page is a thread, not an article with comments.
+_THREAD_TYPES = _FORUM_TYPES - {"Comment"}
+
+
+def declared_types(doc: Document) -> frozenset[str]:
+    """The schema.org types the page's JSON-LD declares (as the lines' walk found its scripts),
+    read once per page (the kind signals and the cascade's comment rules ask)."""
+    return doc.derived("kinds.types", lambda: _declared_types(doc))
+
+
+def _declared_types(doc: Document) -> frozenset[str]:
+    types: set[str] = set()
+    for script in document_lines(doc).elements["script"]:
+        if script.get("type") == "application/ld+json":
+            types.update(_TYPES.findall(script.text or ""))
+    return frozenset(types)
+
+
+def declares_thread(doc: Document) -> bool:
+    """Whether the page's JSON-LD says it is a thread (``DiscussionForumPosting``, ``QAPage``,
+    ``Question``...; a ``Comment`` is also an article's)."""
+    return not declared_types(doc).isdisjoint(_THREAD_TYPES)
+
+
 #: The numbers :func:`page_signals` gives for a page, in order.
 SIGNALS = (
     "log_lines",
@@ -222,10 +256,7 @@ def page_signals(doc: Document, evidence: Evidence | None = None) -> list[float]
     total = evidence.text_chars + evidence.link_chars
     # The tags counted, JSON-LD scripts and meta tags, as the lines' walk found them.
     found = document_lines(doc).elements
-    types: set[str] = set()
-    for script in found["script"]:
-        if script.get("type") == "application/ld+json":
-            types.update(_TYPES.findall(script.text or ""))
+    types = declared_types(doc)
     og_type = ""
     for meta in found["meta"]:
         if not og_type and meta.get("property") == "og:type":

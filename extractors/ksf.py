@@ -34,10 +34,12 @@ from forumcrawl.extractors.cx import page_lines as cx_page_lines
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dates import month_first, read_markup_time, to_iso
 from forumcrawl.extractors.fields import title_affixes
+from forumcrawl.extractors.kinds import declares_thread
 from forumcrawl.extractors.ksf_apply import (
     MAX_AUTHOR_CHARS,
     KsfRule,
     apply_rule,
+    comment_section,
     comments_on_first,
     field_text,
     later_page,
@@ -70,6 +72,7 @@ __all__ = [
     "KeywordScoringExtractor",
     "KsfRule",
     "Line",
+    "SinglePage",
     "apply_rule",
     "body_coverage",
     "comments_on_first",
@@ -1178,17 +1181,35 @@ def single_rule(document: Document, *, min_posts: int = 1) -> KsfRule | None:
         return None
 
 
-def single_posts(
-    document: Document, *, now: datetime | None = None, min_posts: int = 1
-) -> tuple[list[Post], bool]:
+@dataclass
+class SinglePage:
+    """What single-page KSF found on a page."""
+
+    posts: list[Post] = dataclasses.field(default_factory=list)
+    #: The posts are an article with its readers' comments (:func:`comments_on_first`).
+    commented: bool = False
+    #: The posts are an article's readers' comments, all of them, below the article, which is
+    #: outside them: the elements that hold them and the comment form
+    #: (:func:`~forumcrawl.extractors.ksf_apply.comment_section`); empty for a thread.
+    comments: list[HtmlElement] = dataclasses.field(default_factory=list)
+
+
+def single_posts(document: Document, *, now: datetime | None = None, min_posts: int = 1) -> SinglePage:
     """Posts of one page by its :func:`single_rule` (none without one), and whether they are an
-    article with its readers' comments (:func:`comments_on_first`) rather than a thread."""
+    article with its readers' comments (:func:`comments_on_first`) or an article's comments
+    (:func:`~forumcrawl.extractors.ksf_apply.comment_section`, on a page that does not declare
+    itself a thread) rather than a thread."""
     rule = single_rule(document, min_posts=min_posts)
     tree = document.tree
     if rule is None or tree is None:
-        return [], False
+        return SinglePage()
     posts = apply_rule(rule, document, now=now)
-    return posts, comments_on_first(tree, rule, posts)
+    if comments_on_first(tree, rule, posts):
+        return SinglePage(posts, commented=True)
+    section = comment_section(tree, rule, posts)
+    if section and declares_thread(document):
+        section = []
+    return SinglePage(posts, commented=bool(section), comments=section)
 
 
 def extract_single(document: Document, *, now: datetime | None = None, min_posts: int = 1) -> list[Post]:

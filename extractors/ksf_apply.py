@@ -22,6 +22,7 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 import lxml.etree
 from cssselect import GenericTranslator
 
+from forumcrawl.extractors.arbiter import comment_forms, common_ancestor, numbered_comments
 from forumcrawl.extractors.dates import read_markup_time, read_time
 from forumcrawl.extractors.fields import anchors
 from forumcrawl.extractors.navigation import canonical_url, url_numbers
@@ -47,6 +48,7 @@ __all__ = [
     "KsfRule",
     "RepeatedPosts",
     "apply_rule",
+    "comment_section",
     "comments_on_first",
     "field_text",
     "first_match",
@@ -179,17 +181,65 @@ def comments_on_first(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -
     holds at least half of their words. Forum engines name replies comments too (Vanilla,
     Lemmy), but their opening post is one post among the others; an article is the page's main
     text, its comments reactions to it."""
-    pairs = _posts_of(tree, rule.body, rule.container)
-    # One element per post, as apply_rule groups them: its container, else its body.
-    heads = list({id(o if o is not None else b): o if o is not None else b
-                  for b, o in pairs if o is not None or not rule.container}.values())
-    heads = heads[len(heads) - len(posts):]  # a later page may leave out a repeated first post
+    heads = _heads(tree, rule, posts)
     if len(posts) < 2 or len(heads) != len(posts) or _in_comments(heads[0]):
         return False
     if 2 * sum(map(_in_comments, heads[1:])) <= len(heads) - 1:
         return False
     sizes = [len("".join(post.text.split())) for post in posts]
     return 2 * sizes[0] >= sum(sizes)
+
+
+_ARTICLES = lxml.etree.XPath("//article")
+
+
+def comment_section(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -> list[HtmlElement]:
+    """The elements of an article's readers' comments and the form to add one, when ``posts``,
+    read from ``tree`` by ``rule``, are those comments; else an empty list.
+
+    They are when the page names every post a comment (by its container's or body's class or
+    id, or an ancestor's), anchors them by number (``id="comment-24152"``,
+    :func:`~forumcrawl.extractors.arbiter.numbered_comments`) and has a comment form, or one
+    ``<article>`` that holds none of them (Slashdot's story, its comment form written by
+    script): a blog or news engine's comment thread below the article, which is the page's
+    main text and lies outside them. Forum engines name their posts comments too (Vanilla, a
+    Chinese forum's ``div.comment``) and have a reply form, but leave them unnumbered or
+    declare the page a thread (JSON-LD, which the caller reads).
+
+    The elements: each post's (its container, else its body: the comment's author and time lie
+    in it), the form's, and the nearest element holding every post when it is named a comment
+    itself (``ol.commentlist``: the comments KSF left out, hidden or nested, lie in it). That
+    element unnamed may hold the article too (a theme's content column)."""
+    if len(posts) < 2:
+        return []
+    heads = _heads(tree, rule, posts)
+    if len(heads) != len(posts) or not all(map(_in_comments, heads)) or not numbered_comments(heads):
+        return []
+    forms = comment_forms(tree)
+    articles = _ARTICLES(tree) if not forms else []
+    if not forms and (
+        len(articles) != 1 or any(a is articles[0] for head in heads for a in head.iterancestors("article"))
+    ):
+        return []
+    parts = [*heads, *forms[:1]]
+    section = common_ancestor(heads)
+    if section is not None and _in_comments_name(section):
+        parts.append(section)  # the list of comments: the ones KSF left out (hidden, nested) too
+    return parts
+
+
+def _heads(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -> list[HtmlElement]:
+    """One element per post of ``posts`` (read from ``tree`` by ``rule``), as apply_rule
+    groups them: its container, else its body."""
+    pairs = _posts_of(tree, rule.body, rule.container)
+    heads = list({id(o if o is not None else b): o if o is not None else b
+                  for b, o in pairs if o is not None or not rule.container}.values())
+    return heads[len(heads) - len(posts):]  # a later page may leave out a repeated first post
+
+
+def _in_comments_name(element: HtmlElement) -> bool:
+    """``element`` itself is named as a comment by its class or id."""
+    return any(name and _COMMENT_NAME in name.lower() for name in (element.get("class"), element.get("id")))
 
 
 @lru_cache(maxsize=1024)

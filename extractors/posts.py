@@ -28,6 +28,7 @@ __all__ = [
     "BLOCK_TAGS",
     "DEFAULT_EXCLUDE",
     "NOISE_TOKENS",
+    "ATTRIBUTION_LINE",
     "QUOTE_HEAD",
     "compile_selector",
     "element_text",
@@ -278,11 +279,38 @@ def _markup(element: HtmlElement) -> str:
     return lxml.etree.tostring(element, method="html", encoding="unicode", with_tail=False)
 
 
+#: Put before a line of a code block that looks like a signature delimiter (``-----`` in a
+#: diff, a table rule, a command's output), so that :func:`strip_notices` does not cut the post
+#: there; :func:`_lines` removes it with the other invisible characters. A private-use
+#: character, which no page text holds.
+_CODE_MARK = "\ue001"
+_CODE_BLOCK_RE = re.compile(r"<(pre|code)\b.*?</\1\s*>", re.DOTALL)
+_CODE_DELIMITER_RE = re.compile(r"(^|\n|<br\b[^>]*>)([^\S\n]*)(?=--|——|__)")
+#: A copy button's label in or beside a code block (Discuz's ``<em onclick="copycode(…)">``,
+#: a blog's "Copy code" span): a control, not the post's words. ``<button>`` is dropped anyway.
+_COPY_LABEL_RE = re.compile(
+    r"<(em|span|a|div|small|i|b|p)\b[^>]*>[^\S\n]*(?:copy(?: code| to clipboard)?|copied!?|复制代码|複製代碼"
+    r"|code kopieren|copier le code|copiar c[oó]digo)[^\S\n]*</\1\s*>",
+    re.IGNORECASE,
+)
+
+
+def _code_blocks(markup: str) -> str:
+    """``markup`` with its code blocks' delimiter-like lines marked (:data:`_CODE_MARK`) and
+    its copy buttons' labels taken out, when it holds code (else as it is)."""
+    if "<pre" not in markup and "<code" not in markup and "copy" not in markup and "复制" not in markup:
+        return markup
+    markup = _CODE_BLOCK_RE.sub(
+        lambda block: _CODE_DELIMITER_RE.sub(rf"\1\2{_CODE_MARK}", block.group()), markup
+    )
+    return _COPY_LABEL_RE.sub("", markup)
+
+
 def _markup_text(markup: str) -> str:
     """Text of serialised markup: one C-level pass instead of a tree walk."""
     if "<script" in markup or "<style" in markup or "<noscript" in markup or "<button" in markup:
         markup = _HIDDEN_RE.sub("", markup)
-    return html.unescape(_TAG_RE.sub("", _BLOCK_TAG_RE.sub("\n", markup)))
+    return html.unescape(_TAG_RE.sub("", _BLOCK_TAG_RE.sub("\n", _code_blocks(markup))))
 
 
 @lru_cache(maxsize=512)
@@ -340,6 +368,30 @@ def is_quote(element: HtmlElement, text: str = "") -> bool:
     return bool(_QUOTE_XPATH(element)) or bool(QUOTE_HEAD.match(text.lstrip()))
 
 
+#: A paragraph that says whose words the quote after it are, written outside the quote
+#: (NodeBB's ``<p>@user said in Topic:</p><blockquote>``, a blog's "Bob wrote:").
+ATTRIBUTION_LINE = re.compile(
+    r"(?:[^\n]{1,80}?\b(?:said|wrote|says|writes|schrieb|a écrit|escribió|ha scritto)\b[^\n]{0,160}"
+    r"|[^\n]{1,60}?(?:写道|寫道|發表於|发表于|说)[^\n]{0,80})[:：]",
+    re.IGNORECASE,
+)
+
+
+def _without_attribution(text: str, quote: str) -> tuple[str, str]:
+    """``text`` without the line right before ``quote`` when that line is the quote's
+    attribution (:data:`ATTRIBUTION_LINE`), and that line ("" when there is none): it goes
+    with the quote, not with the reply's own words."""
+    at = text.find(quote)
+    if at <= 0:
+        return text, ""
+    before = text[:at].rstrip()
+    start = before.rfind("\n") + 1
+    head = before[start:].strip()
+    if not head or ATTRIBUTION_LINE.fullmatch(head) is None:
+        return text, ""
+    return before[:start] + "\n" + text[at:], head
+
+
 def element_texts(
     elements: Sequence[HtmlElement],
     exclude: Sequence[str] = (),
@@ -349,6 +401,16 @@ def element_texts(
     bodies with nothing to exclude is read in one pass: the regex and str calls per post cost
     more than their scans. With ``quotes``, the text of each body's excluded quotes
     (:func:`is_quote`) is appended to it, one list per body."""
+    return [text.replace(_CODE_MARK, "") for text in _marked_texts(elements, exclude, quotes)]
+
+
+def _marked_texts(
+    elements: Sequence[HtmlElement],
+    exclude: Sequence[str] = (),
+    quotes: list[list[str]] | None = None,
+) -> list[str]:
+    """:func:`element_texts` with the code blocks' delimiter-like lines marked (see
+    :data:`_CODE_MARK`), for :func:`strip_notices`."""
     markups = [_markup(element) for element in elements]
     texts = [""] * len(markups)
     plain = []
@@ -365,8 +427,9 @@ def element_texts(
             inner = _markup_text(_markup(part))
             if inner.strip():
                 if quotes is not None and is_quote(part, inner):
+                    text, head = _without_attribution(text, inner)
                     text = text.replace(inner, f"\n{_QUOTE_MARK}\n", 1)
-                    quoted.append(_lines(inner))
+                    quoted.append(_lines(f"{head}\n{inner}" if head else inner))
                 else:
                     text = text.replace(inner, "\n", 1)
         texts[i] = text
@@ -414,7 +477,7 @@ def own_texts(
     quote stood in its body's own text: the offset of the line it came before (the text's
     length after the last), one list per body, so that the page's text can show it there."""
     first = len(quotes) if quotes is not None else 0  # the lists element_texts adds
-    texts = element_texts(elements, exclude, quotes)
+    texts = _marked_texts(elements, exclude, quotes)
     if len(texts) < 2:
         parts = [_lines(strip_notices(text)) for text in texts]
     else:
@@ -457,7 +520,7 @@ def _unmarked(text: str) -> tuple[str, list[int]]:
     return own, [min(place, len(own)) for place in places]
 
 
-_INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+_INVISIBLE_RE = re.compile(f"[\u200b\u200c\u200d\u2060\ufeff\u00ad{_CODE_MARK}]")
 
 
 def _lines(text: str) -> str:

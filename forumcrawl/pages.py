@@ -34,10 +34,12 @@ from forumcrawl.extractors.arbiter import (
     Arbiter,
     Evidence,
     candidate_features,
+    comment_blocks,
     dated_list_beyond,
     load_arbiter,
     marks_body,
     opening_held,
+    overlay_lines,
     page_chars,
     page_evidence,
     page_tokens,
@@ -48,11 +50,13 @@ from forumcrawl.extractors.arbiter import (
     with_hidden_body,
     within_body,
     without_aux,
+    without_lines,
+    without_parts,
 )
 from forumcrawl.extractors.cx import CXResult, LineBlockExtractor, document_lines, known_lines, visible_text
 from forumcrawl.extractors.dom_density import VALUE_MIN_WORTHLESS, DomDensityExtractor
 from forumcrawl.extractors.dates import to_iso
-from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, load_kinds, page_signals
+from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, declares_thread, load_kinds, page_signals
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, single_posts
 from forumcrawl.extractors.ksf_apply import RepeatedPosts, later_page
 from forumcrawl.extractors.navigation import ThreadIdentity
@@ -153,8 +157,11 @@ class Extraction:
     #: ``article``, ``forum``, or a non-content kind such as ``listing``; None when not read.
     page_kind: str | None = None
     #: Single-page KSF: the posts are an article with its readers' comments
-    #: (:func:`~forumcrawl.extractors.ksf.comments_on_first`).
+    #: (:func:`~forumcrawl.extractors.ksf.comments_on_first`), or its comments alone.
     commented: bool = False
+    #: Single-page KSF: the elements that hold an article's comments and comment form, when
+    #: the posts are those comments (:attr:`~forumcrawl.extractors.ksf.SinglePage.comments`).
+    comments: list[Any] = field(default_factory=list)
 
 
 @dataclass
@@ -261,7 +268,8 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
     if rule_data is None:
         # The arbiter takes KSF's posts only as a thread (two or more): learn no further on a
         # page that cannot give two.
-        posts, commented = single_posts(doc, now=now, min_posts=2 if cascade.arbitrates(model) else 1)
+        single = single_posts(doc, now=now, min_posts=2 if cascade.arbitrates(model) else 1)
+        posts, commented, comments = single.posts, single.commented, single.comments
         rule_id = None
         # A thread's posts are compared with the line-block text quotes included (a reply that
         # is mostly a quote is still a post); one body alone is an article, its quotes its own.
@@ -277,10 +285,10 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
             later = key.page > 1 if key.page is not None else later_page(doc.tree, doc.url)
             posts = cascade.repeated.filter(doc.url, f"{doc.site} {key.thread}", later, posts)
         rule_id = rule.rule_id
-        commented = False
+        commented, comments = False, []
     if not posts:
         return None
-    return Extraction("ksf", thread_text(posts), posts, rule_id, commented=commented)
+    return Extraction("ksf", thread_text(posts), posts, rule_id, commented=commented, comments=comments)
 
 
 def _template_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: datetime) -> Extraction | None:
@@ -509,6 +517,33 @@ class Cascade:
             return False
         return any(opening_held(lines, other.text) > 0 for other, _ in others)
 
+    def _short_page(self, doc: Document, kind: str | None) -> Extraction | None:
+        """The whole visible text of a page that has less than ``min_chars`` of it (a note, a
+        stub; None for an empty page): no stage finds enough text there because the page holds
+        no more, and all it says is its main text. A longer page where no stage finds enough
+        gives nothing, as before: its text is not all content."""
+        text = visible_text(doc)
+        if not text or page_chars(doc, text) >= self.min_chars:
+            return None
+        return Extraction("page", text, page_kind=kind)
+
+    def _without_parts(self, doc: Document, found: Extraction, parts: Sequence[Any]) -> Extraction | None:
+        """``found`` without the lines in ``parts`` (an article's comments and comment form, see
+        :func:`~forumcrawl.extractors.arbiter.without_parts`); None when too little is left."""
+        return self._cut(doc, found, without_parts(found.text, document_lines(doc), parts))
+
+    def _without_overlays(self, doc: Document, found: Extraction) -> Extraction | None:
+        """``found`` without the page's consent banners, dialogs and tickers (see
+        :func:`~forumcrawl.extractors.arbiter.overlay_lines`); None when too little is left."""
+        return self._cut(doc, found, without_lines(found.text, overlay_lines(found.text, document_lines(doc))))
+
+    def _cut(self, doc: Document, found: Extraction, text: str) -> Extraction | None:
+        """``found`` with ``text`` instead of its own (and no blocks); None when that is too little."""
+        if text == found.text:
+            return found
+        cut = dataclasses.replace(found, text=text, blocks=[])
+        return cut if self._hit(doc, cut) else None
+
     def _arbitrate(
         self, doc: Document, model: SiteModel | None, now: datetime, outcome: CascadeOutcome
     ) -> Extraction | None:
@@ -534,6 +569,7 @@ class Cascade:
         # body, and posts beside it would be part of cx's text).
         order = sorted(self.stages, key=lambda name: name != "cx")
         cx_marked = cx_in_body = False
+        comments: list[Any] = []  # an article's comments KSF found: no part of its text
         for name in order:
             if name == "ksf" and (
                 proba.get("forum", 0.0) < self.forum_gate or (cx_in_body and evidence.article_body)
@@ -545,10 +581,23 @@ class Cascade:
             ):
                 continue
             found = self._try(name, doc, model, now, outcome)
+            if found is not None and name in _ARBITRATED:
+                found = self._without_overlays(doc, found)
+            if found is not None and name in _ARBITRATED and comments:
+                found = self._without_parts(doc, found, comments)
             if found is None or (name == "ksf" and (len(found.posts) < 2 or found.commented)):
                 # One KSF post is one block of a longer body, and an article with its comments
-                # is no thread: the arbiter decides.
+                # is no thread: the arbiter decides, without the comments.
                 outcome.misses.append(name)
+                if found is not None and found.comments:
+                    comments = found.comments
+                    for other in list(candidates):
+                        cut = self._without_parts(doc, candidates.pop(other), comments)
+                        bags.pop(other)
+                        if cut is not None:
+                            candidates[other], bags[other] = cut, page_tokens(doc, cut.text)
+                    if "cx" in bags:
+                        cx_marked = marks_body(bags["cx"], evidence)
             elif name == "ksf":
                 own = own_words(found.posts)  # a thread is told by its own words, not its quotes
                 thread, thread_bag, thread_own = found, page_tokens(doc, own), thread_lines(own)
@@ -565,7 +614,7 @@ class Cascade:
             thread.page_kind = kind
             return thread
         if not candidates:
-            return None
+            return self._short_page(doc, kind)
         best = max(
             candidates,
             key=lambda name: self.arbiter.score(  # type: ignore[union-attr]
@@ -602,10 +651,26 @@ class Cascade:
             if kept is not None:
                 text, bag = kept, page_tokens(doc, kept)
         text = with_hidden_body(text, bag, evidence, document_lines(doc)) or text
+        if comments:
+            text = without_parts(text, document_lines(doc), comments)
+        elif proba.get("article", 0.0) > proba.get("forum", 0.0) and not declares_thread(doc):
+            text = without_comment_blocks(text, doc)
         if text != chosen.text:
             chosen = dataclasses.replace(chosen, text=text, blocks=[])
         chosen.page_kind = kind
         return chosen
+
+
+def without_comment_blocks(text: str, doc: Document) -> str:
+    """``text`` without the comment section of an article page that KSF did not read (or did
+    not run on): the blocks named comments on a page with a comment form, or, on one without
+    (comments closed), the numbered comments that close the text (see
+    :func:`~forumcrawl.extractors.arbiter.comment_blocks`); a block the text opens in stays."""
+    lines = document_lines(doc)
+    blocks, closing = comment_blocks(text, lines, doc.tree), False
+    if not blocks:
+        blocks, closing = comment_blocks(text, lines, doc.tree, formless=True), True
+    return without_parts(text, lines, blocks, opening=False, closing=closing)
 
 
 def _published(raw: str | None, now: datetime) -> str | None:

@@ -417,6 +417,44 @@ def test_own_text_drops_quotes_signature_delimiter_and_edit_notice() -> None:
     assert own_text(el) == "new words"
 
 
+def test_a_dash_line_in_code_is_no_signature_delimiter() -> None:
+    """``-----`` inside ``<pre>`` or ``<code>`` is the code's (a diff, a table rule), not the
+    start of a signature; the same line outside code still cuts the signature."""
+    el = lxml.html.fromstring(
+        "<div><p>The diff:</p><pre>--- a/x.py\n+++ b/x.py\n-----\nend</pre>"
+        "<p>Output:</p><code>one<br>-----<br>two</code><p>and after</p><p>-----</p><p>my signature</p></div>"
+    )
+    assert own_text(el) == "The diff:\n--- a/x.py\n+++ b/x.py\n-----\nend\nOutput:\none\n-----\ntwo\nand after"
+    other = lxml.html.fromstring("<div><p>x</p></div>")
+    assert posts.own_texts([el, other]) == [own_text(el), "x"]
+    assert "\ue001" not in element_text(el)
+
+
+def test_a_copy_buttons_label_is_no_post_text() -> None:
+    el = lxml.html.fromstring(
+        "<div><p>Run this:</p><div class='code-block'><span class='copy-btn'>Copy code</span>"
+        "<pre>make install</pre></div><div class='blockcode'><ol><li>print(1)</li></ol>"
+        "<em onclick=\"copycode($('code0'));\">复制代码</em></div><p>Copy the file first.</p></div>"
+    )
+    assert own_text(el) == "Run this:\nmake install\nprint(1)\nCopy the file first."
+
+
+def test_a_quotes_attribution_goes_with_the_quote() -> None:
+    """NodeBB writes who is quoted in a paragraph before the ``<blockquote>``: it is part of
+    the quote, not of the reply's own words."""
+    el = lxml.html.fromstring(
+        "<div><p>Hi all</p><p><a href='/user/bob'>@bob</a> said in <a href='/post/1'>How to X</a>:</p>"
+        "<blockquote><p>try this</p></blockquote><p>That worked: thanks</p></div>"
+    )
+    quotes: list[list[str]] = []
+    places: list[list[int]] = []
+    assert posts.own_texts([el], quotes=quotes, quote_at=places) == ["Hi all\nThat worked: thanks"]
+    assert quotes == [["@bob said in How to X:\ntry this"]] and places == [[len("Hi all\n")]]
+    plain = lxml.html.fromstring("<div><p>Look at this:</p><blockquote><p>a quote</p></blockquote></div>")
+    quotes = []
+    assert posts.own_texts([plain], quotes=quotes) == ["Look at this:"] and quotes == [["a quote"]]
+
+
 def test_own_texts_of_a_page_equal_each_own_text() -> None:
     """Bodies read in one pass give what each gives alone: quotes, notices, signatures,
     entities, blank and carriage-return lines, empty bodies, notices at a body's first line."""

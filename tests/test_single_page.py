@@ -19,9 +19,11 @@ from forumcrawl.extractors.arbiter import (
     FEATURES,
     Arbiter,
     candidate_features,
+    comment_blocks,
     dated_list_beyond,
     marks_body,
     opening_held,
+    overlay_lines,
     page_chars,
     page_evidence,
     page_tokens,
@@ -33,10 +35,11 @@ from forumcrawl.extractors.arbiter import (
     within_body,
     without_aux,
 )
-from forumcrawl.extractors.cx import LineBlockExtractor, document_lines
+from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, visible_text
 from forumcrawl.extractors.dom_density import aux_name
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
 from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_rule
+from forumcrawl.extractors.ksf_apply import comment_section
 from forumcrawl.offline import ExtractOptions, extract_bytes
 from forumcrawl.pages import Cascade
 
@@ -202,9 +205,11 @@ COMMENTS = [
 ]
 
 
-def _comment_list(entries: list[tuple[str, str]]) -> str:
+def _comment_list(entries: list[tuple[str, str]], numbered: bool = False) -> str:
+    """Comments in a list; ``numbered``: each anchored by number, as blog engines write them."""
     items = "\n".join(
-        f'<li class="comment"><div class="comment-meta"><span class="author">{who}</span> '
+        f'<li class="comment"{f" id=comment-{i + 1}" if numbered else ""}>'
+        f'<div class="comment-meta"><span class="author">{who}</span> '
         f"<time>March {i + 4}, 2024 at 10:{i}5 am</time></div>"
         f'<div class="comment-body"><p>{text}</p></div><a href="/reply/{i}">Reply</a></li>'
         for i, (who, text) in enumerate(entries)
@@ -256,6 +261,144 @@ def test_comments_below_a_story_are_not_taken_for_a_thread():
     # The same words as a thread, the story its first post: KSF's posts open the page's text.
     thread = cascade.run(Document.from_text(forum_thread())).extraction
     assert thread is not None and thread.method == "ksf" and len(thread.posts) == len(COMMENTS) + 1
+
+
+COMMENT_FORM = """<div id="respond"><h3>Leave a Reply</h3>
+<form action="/wp-comments-post.php" id="commentform"><p>Name</p><input name="author">
+<textarea name="comment"></textarea><input type="submit" value="Post Comment"></form></div>"""
+
+
+def commented_blog_post(declared: str = "", numbered: bool = True) -> str:
+    """A short story whose readers' comments, each named a comment (and anchored by number),
+    hold most of the page's prose, with a comment form below them; ``declared``: a JSON-LD
+    type the page declares."""
+    ld = f'<script type="application/ld+json">{{"@type": "{declared}"}}</script>' if declared else ""
+    story = "\n".join(f"<p>{s}</p>" for s in SENTENCES[:3])
+    return f"""<html><head><title>River floods town - A local blog</title>{ld}</head><body>
+<div class="menu"><a href="/">Home</a> <a href="/about">About</a></div>
+<div id="content"><div class="post"><h1>River floods town</h1><div class="entry">{story}</div></div>
+<div id="comments"><h3>20 responses</h3>{_comment_list(COMMENTS + COMMENTS[::-1], numbered)}</div>
+{COMMENT_FORM}</div><footer>Powered by a blog engine.</footer></body></html>"""
+
+
+def test_an_articles_comments_below_it_are_left_out_of_its_text():
+    """Every post named a comment and a comment form: the posts are the article's comments,
+    and the article, outside them, is the text; a page that declares itself a thread keeps
+    its posts."""
+    doc = Document.from_text(commented_blog_post())
+    rule = single_rule(doc, min_posts=2)
+    assert rule is not None
+    posts = apply_rule(rule, doc)
+    parts = comment_section(doc.tree, rule, posts)
+    # Each comment, the form and the list that holds every comment.
+    assert len(parts) == len(posts) + 2 and parts[-2].get("id") == "commentform"
+    assert parts[-1].get("class") == "commentlist"
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # the page reaches KSF
+    found = cascade.run(Document.from_text(commented_blog_post())).extraction
+    assert found is not None and found.method in {"dom", "cx"} and not found.posts
+    assert all(s in found.text for s in SENTENCES[:3])
+    assert not any(text in found.text for _, text in COMMENTS)
+    assert "Leave a Reply" not in found.text
+    thread = cascade.run(Document.from_text(commented_blog_post("DiscussionForumPosting"))).extraction
+    assert thread is not None and thread.method == "ksf" and len(thread.posts) >= len(COMMENTS)
+    # Without a comment form, or with a post not named a comment, the posts are no comments.
+    bare = Document.from_text(commented_blog_post().replace(COMMENT_FORM, ""))
+    assert comment_section(bare.tree, rule, apply_rule(rule, bare)) == []
+    assert comment_section(doc.tree, rule, posts[:1]) == []
+    unnumbered = Document.from_text(commented_blog_post(numbered=False))  # a forum's replies
+    assert comment_section(unnumbered.tree, rule, apply_rule(rule, unnumbered)) == []
+    # No form, but the story is the page's one <article> and the comments lie outside it
+    # (Slashdot writes its comment form by script): the comments and their list go.
+    story = commented_blog_post().replace(COMMENT_FORM, "").replace('<div class="post">', '<article class="post">')
+    story = story.replace('</div></div>\n<div id="comments">', '</div></article>\n<div id="comments">')
+    slashdot = Document.from_text(story)
+    parts = comment_section(slashdot.tree, rule, apply_rule(rule, slashdot))
+    assert len(parts) == len(posts) + 1 and parts[-1].get("class") == "commentlist"
+    found = cascade.run(Document.from_text(story)).extraction
+    assert found is not None and not found.posts and SENTENCES[0] in found.text
+    assert not any(text in found.text for _, text in COMMENTS)
+
+
+def _comment_blocks(page: str) -> list:
+    """:func:`comment_blocks` of the whole visible text of ``page``."""
+    doc = Document.from_text(page)
+    return comment_blocks(visible_text(doc), document_lines(doc), doc.tree)
+
+
+def test_a_comment_section_ksf_did_not_read_leaves_the_articles_text():
+    """On a page read as an article, with a comment form, the blocks named comments go from the
+    chosen text, though KSF did not run; a thread (its text opens in them), a page read as a
+    thread and a commentary (an opinion piece's name) keep theirs."""
+    declared = '</title><meta property="og:type" content="article">'
+    declared += '<script type="application/ld+json">{"@type": "BlogPosting"}</script>'
+    forum_like = blog_post().replace("</div>\n<footer>", f"</div>{COMMENT_FORM}\n<footer>")
+    page = forum_like.replace("</title>", declared)
+    cascade = Cascade()
+    cascade.forum_gate = 1.1  # KSF never runs
+    proba = cascade.kind_proba(Document.from_text(page))
+    assert proba["article"] > proba["forum"]
+    found = cascade.run(Document.from_text(page)).extraction
+    assert found is not None and all(s in found.text for s in SENTENCES)
+    assert not any(text in found.text for _, text in COMMENTS) and "Leave a Reply" not in found.text
+    proba = cascade.kind_proba(Document.from_text(forum_like))
+    assert proba["article"] < proba["forum"]
+    found = cascade.run(Document.from_text(forum_like)).extraction
+    assert found is not None and all(text in found.text for _, text in COMMENTS)
+    assert [b.get("id") for b in _comment_blocks(page)] == ["comments", "commentform"]
+    assert _comment_blocks(blog_post()) == []  # no form: no comment section
+    opinion = page.replace('<div class="post">', '<div class="post article-type-commentary">')
+    assert [b.get("id") for b in _comment_blocks(opinion)] == ["comments", "commentform"]
+    # Comments closed (no form): numbered comments that close the text go; unnumbered ones
+    # (a Q&A page's comments under its question) stay.
+    closed = blog_post().replace("</title>", declared)
+    numbered = closed.replace(_comment_list(COMMENTS), _comment_list(COMMENTS, numbered=True))
+    found = cascade.run(Document.from_text(numbered)).extraction
+    assert found is not None and all(s in found.text for s in SENTENCES)
+    assert not any(text in found.text for _, text in COMMENTS)
+    found = cascade.run(Document.from_text(closed)).extraction
+    assert found is not None and all(text in found.text for _, text in COMMENTS)
+    thread = forum_thread().replace("<footer>", f"{COMMENT_FORM}<footer>").replace("</title>", declared)
+    found = cascade.run(Document.from_text(thread)).extraction
+    assert found is not None and all(text in found.text for _, text in COMMENTS)
+
+
+CONSENT = """<div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk" role="region"><p>We use cookies
+and similar technologies to give you the best experience, to measure our audience and to show you
+relevant advertising from our many partners.</p><button>Accept All</button></div>
+<div id="onetrust-pc-sdk"><h2>Privacy Preference Center</h2><p>When you visit any website, it may store or
+retrieve information on your browser, mostly in the form of cookies, for the purposes below.</p>
+<h3>Strictly Necessary Cookies</h3><p>These cookies are necessary for the website to function and cannot
+be switched off in our systems. They are usually only set in response to actions made by you.</p>
+<h3>Performance Cookies</h3><p>These cookies allow us to count visits and traffic sources so we can
+measure and improve the performance of our site and learn which pages are the most popular.</p></div></div>"""
+
+
+def test_consent_banners_and_dialogs_are_no_part_of_the_text():
+    """A consent manager's banner and preference centre, and a report dialog, leave the
+    candidates' text; a page wrapper or a story whose class merely mentions cookies stays."""
+    report = ('<div class="modal" role="dialog"><h3>Report this article</h3><p>Tell us what is wrong with '
+              "this story: spam, abuse, a factual error or something else entirely.</p></div>")
+    page = article().replace("<footer>", f"{report}{CONSENT}<footer>").replace("<body>", '<body class="has-no-ticker">')
+    page = page.replace("<article>", '<article class="post tag-cookies">')
+    doc = Document.from_text(page)
+    dropped = overlay_lines(visible_text(doc), document_lines(doc))
+    assert "Report this article" in dropped and "Privacy Preference Center" in dropped
+    assert not any(s in line for s in SENTENCES for line in dropped)
+    found = Cascade().run(Document.from_text(page)).extraction
+    assert found is not None and all(s in found.text for s in SENTENCES)
+    assert "Privacy Preference Center" not in found.text and "Report this article" not in found.text
+    assert "We use cookies" not in found.text
+
+
+def test_a_page_with_less_text_than_the_floor_gives_all_it_has():
+    """No stage finds the 20 characters asked of a region on a page that has fewer: all the
+    page says is its text. A longer page where no stage finds enough still gives nothing."""
+    cascade = Cascade()
+    found = cascade.run(Document.from_text("<html><body><a href='javascript:'><p>abc</p>def</a></body></html>"))
+    assert found.extraction is not None and found.extraction.text == "abc\ndef"
+    assert found.extraction.method == "page"
+    assert cascade.run(Document.from_text("<html><body> </body></html>")).extraction is None
 
 
 def blog_with_shared_markup(engine: str = "blog") -> str:
