@@ -199,6 +199,10 @@ class NavigationMiddleware(_NavigationPart):
             decision = navigator.admits(request.url, hold=hold, chained=chained)
             while decision.role == "wait":
                 await maybe_deferred_to_future(deferLater(reactor, self.POLL, lambda: None))
+                current = spider.navigator(learner.model(site))
+                if current is None:
+                    return  # the site's rules were dropped (stale stored rules): it is sampled again
+                navigator = current  # relearned or widened meanwhile: its navigation decides
                 decision = navigator.admits(request.url, hold=hold, chained=chained)
             if decision.follow and hold and decision.role in ("index", "variant"):
                 decision = await self._cluster_admits(site, navigator, request.url, decision, chained)
