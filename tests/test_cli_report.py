@@ -17,6 +17,9 @@ from forumcrawl.commands.report import BROWSERS, CHROMIUM_FLAGS, PNG_WIDTH
 from forumcrawl.report import FONT_STACK, render_html, summarize
 from tests.test_cli_crawl import forumcrawl_cmd, read_items
 
+#: One xdist group: its crawl is a module fixture: made once, on one test process.
+pytestmark = pytest.mark.xdist_group("cli_report")
+
 CHROMIUM = next((b for b in map(shutil.which, BROWSERS) if b), None)
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None,

@@ -25,6 +25,9 @@ from forumcrawl.mockforum import serve
 from forumcrawl.mockforum.faults import Faults
 from tests.test_cli_crawl import FORUMCRAWL, forumcrawl_cmd, read_items
 
+#: One xdist group: its reference crawl is a module fixture: made once, on one test process.
+pytestmark = pytest.mark.xdist_group("faults")
+
 
 def targets(items: list[dict]) -> Counter[str]:
     """Exported pages by request target (``/path?query``), so crawls of two ports compare."""

@@ -33,6 +33,9 @@ from forumcrawl.mockforum import (
     serve_all,
 )
 
+#: One xdist group: its module fixtures serve and walk every family (30 s): built once, on one test process.
+pytestmark = pytest.mark.xdist_group("mockforum")
+
 # -- helpers ---------------------------------------------------------------------------------------
 
 #: Stands for ``published`` in posts read back from a page (the ISO value is not on the page).
