@@ -218,7 +218,8 @@ def test_a_crawl_of_a_generated_forum_matches_its_truth(working: Crawled) -> Non
     assert scores["found"] >= 0.98 and scores["authors"] >= 0.98, scores
 
 
-@pytest.mark.xfail(strict=True, reason="title only in <title> and the breadcrumb (title_at=crumb): "
+# Not strict either: the title affixes are learned from the thread pages the crawl's sample holds.
+@pytest.mark.xfail(strict=False, reason="title only in <title> and the breadcrumb (title_at=crumb): "
                    "the title keeps the page title's ' - <board>' suffix")
 def test_a_title_shown_only_in_the_page_title_and_breadcrumb(working: Crawled) -> None:
     assert working.site.dims.title_at == "crumb"
