@@ -12,7 +12,6 @@ Sources (all installed with apt-get by common/engine.sh; each package's licence 
 Usage:  python3 corpus.py OUT.json     (stdlib only; deterministic)
 """
 import glob
-import html
 import json
 import os
 import re
