@@ -523,6 +523,16 @@ class SiteNavigator:
         """The key of the URL pattern whose budget ``url`` is fetched under."""
         return self._pattern(url, self.is_topic(url))
 
+    def lists_threads(self, url: str) -> bool:
+        """Whether ``url`` is a listing: not a thread page, of a pattern whose pages have led to
+        new thread pages (a board's pages, not a profile's)."""
+        topic = self.is_topic(url)
+        if topic:
+            return False
+        with self._lock:
+            budget = self.patterns.get(self._pattern(url, topic))
+            return budget is not None and budget.hits > 0
+
     def outcome_pattern(self, url: str, new_threads: int) -> str | None:
         """The pattern whose record a fetch of ``url`` that led to ``new_threads`` new thread
         pages counts in (see :meth:`fetched`); None for a thread page, or a listing's page 1

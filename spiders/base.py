@@ -222,6 +222,12 @@ class SiteSpider(scrapy.Spider):
         model = self.learner.model(site_of(url))
         return None if model is None else self.learner.is_topic(model, url)
 
+    def is_listing_page(self, url: str) -> bool:
+        """Whether ``url`` is a listing under its site's navigation: a page of a pattern that has
+        led to new thread pages, whose own thread pages another page may not link."""
+        navigator = self.navigator(self.learner.model(site_of(url))) if self.learner else None
+        return navigator is not None and navigator.lists_threads(url)
+
     def navigator(self, model: SiteModel | None) -> SiteNavigator | None:
         """The navigation state of ``model``'s site (None without a topic rule, or when
         FORUMCRAWL_NAVIGATION_ENABLED is off); under a new model (relearned or widened) the

@@ -90,6 +90,22 @@ def test_a_page_that_never_answers_is_listed_and_the_exit_status_says_so(tmp_pat
     assert "'forumcrawl/failed/thread_pages': 2" in proc.stderr
 
 
+def test_a_board_page_that_never_answers_is_listed_and_the_exit_status_says_so(tmp_path, reference):
+    # A board's second page: the thread pages only it links are missing, and only its failure
+    # can tell the user so.
+    board = "/viewforum.php?f=2&start=2"
+    faults = Faults(kind="status", statuses=(503,), targets=frozenset({board}), attempts=None)
+    with serve("phpbb", preset="small", faults=faults) as server:
+        proc, items = crawl(tmp_path, server.url)
+    assert proc.returncode == 1, proc.stderr[-3000:]
+    assert "1 listing pages (their threads may be missing) could not be fetched" in proc.stderr
+    assert f"failed: {server.url.rstrip('/')}{board} HTTP 503" in proc.stderr
+    assert "'forumcrawl/failed/listing_pages': 1" in proc.stderr
+    assert "'forumcrawl/failed/thread_pages'" not in proc.stderr or "'forumcrawl/failed/thread_pages': 0" in proc.stderr
+    exported = targets(items)
+    assert set(exported) < set(reference) and max(exported.values()) == 1
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux) for a full disk")
 def test_a_full_disk_ends_the_crawl_with_status_1(tmp_path, forum_servers):
     proc = forumcrawl_cmd(["crawl", "forum", forum_servers["phpbb"].url, "-O", "/dev/full:jsonl",

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     from scrapy.utils.conf import feed_process_params_from_cli
 
     from forumcrawl.cli import CommandError
-    from forumcrawl.failures import failed_thread_pages
+    from forumcrawl.failures import failed_listing_pages, failed_thread_pages
     from forumcrawl.preflight import CrawlSetupError, check_crawl
     from forumcrawl.runner import project_settings, run_spider
 
@@ -117,10 +117,12 @@ def run(args: argparse.Namespace) -> int:
     if unstored:
         sys.stderr.write("forumcrawl crawl: a feed could not be stored (the log says why)\n")
         return 1
-    lost = failed_thread_pages(stats)
-    if lost:
+    lost, listings = failed_thread_pages(stats), failed_listing_pages(stats)
+    if lost or listings:
+        missing = [f"{lost} thread pages"] if lost else []
+        missing += [f"{listings} listing pages (their threads may be missing)"] if listings else []
         sys.stderr.write(
-            f"forumcrawl crawl: {lost} thread pages could not be fetched after their retries "
+            f"forumcrawl crawl: {' and '.join(missing)} could not be fetched after their retries "
             "(listed at the end of the log and in the stat forumcrawl/failed/urls)\n"
         )
         return 1
