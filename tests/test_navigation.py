@@ -656,3 +656,41 @@ def test_learned_pages_make_the_other_parameters_of_a_thread_url_variants() -> N
     assert identity.key(urls[0]) == ThreadKey("5", None)
     assert identity.key("http://a/question/5/grub/?page=2") == ThreadKey("5", 2)
     assert identity.key("http://a/question/5/grub/") == ThreadKey("5", 1)
+
+
+def test_a_retried_download_gives_its_place_back_until_it_comes_out_of_the_queue() -> None:
+    """A retry is queued behind what is queued already; holding its pattern's place meanwhile, a
+    few retried board pages kept every download slot full of board pages waiting for them."""
+    import scrapy
+    from scrapy import signals
+    from scrapy.utils.test import get_crawler
+
+    from forumcrawl.middlewares import NavigationMiddleware
+
+    nav = _navigator(probe=3)
+    for n in range(4):
+        nav.fetched(f"http://f/board/{n}/", 5)
+
+    class Learner:
+        def model(self, site: str) -> str:
+            return site
+
+    class Spider(scrapy.Spider):
+        name = "nav"
+        learner = Learner()
+
+        def navigator(self, model: str) -> SiteNavigator:
+            return nav
+
+    crawler = get_crawler(Spider)
+    crawler.spider = Spider()
+    _middleware = NavigationMiddleware.from_crawler(crawler)  # kept: signals hold receivers weakly
+    boards = [f"http://f/board/{n}/" for n in range(10, 14)]
+    assert [nav.admits(url).role for url in boards] == ["index", "index", "index", "wait"]
+    retry = scrapy.Request(boards[0], meta={"forumcrawl_nav": "index", "retry_times": 1})
+    crawler.signals.send_catch_log(signals.request_scheduled, request=retry, spider=crawler.spider)
+    assert nav.admits(boards[3]).role == "index"
+    # a first attempt being scheduled holds on to nothing it did not have
+    first = scrapy.Request(boards[1], meta={"forumcrawl_nav": "index"})
+    crawler.signals.send_catch_log(signals.request_scheduled, request=first, spider=crawler.spider)
+    assert nav.admits(boards[0]).role == "wait"
