@@ -14,6 +14,7 @@ import dataclasses
 import logging
 import random
 import time
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -58,6 +59,15 @@ def _canonical_pages(model: SiteModel, documents: list[Document]) -> list[Docume
         return documents
     canonical = [doc for doc in documents if identity.key(doc.url).canonical]
     return canonical or documents
+
+
+def _one_thread(flips: list[tuple[str, int]]) -> bool:
+    """Whether a page's page-flip links are one pager: one URL per page number. The rows of a
+    list (``/latest``) carry a mini pager each, several URLs for page 2."""
+    targets: dict[int, set[str]] = defaultdict(set)
+    for url, number in flips:
+        targets[number].add(url)
+    return all(len(urls) == 1 for urls in targets.values())
 
 
 class RuleStore(Protocol):
@@ -414,7 +424,12 @@ class SiteLearner:
             )
             logger.info("topic pages of %s: %s (%s)", site, found.resolver, found.reason)
         if "usc" in model.rules:
-            model = self._learn_identity(model, list(sample.urls), flips)
+            # A thread's own pager names its pages' canonical URLs; the mini pagers of list rows
+            # may link a short form (``showthread.php?t=<id>&page=2``) that takes their place.
+            own = [(url, n) for page, found in flips_of.items()
+                   if self.is_topic(model, page) and _one_thread(found)
+                   for url, n in found if site_of(url) == site]
+            model = self._learn_identity(model, list(sample.urls), own or flips)
             continued = [u for page, found in flips_of.items() if listing_order(page) is None for u, _ in found]
             model = self._learn_orders(model, list(sample.urls), continued)
         topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]
