@@ -15,7 +15,7 @@ import logging
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Protocol
@@ -29,6 +29,7 @@ from forumcrawl.extractors.navigation import (
     canonical_url,
     listing_order,
     page_flips,
+    pattern_key,
 )
 from forumcrawl.extractors.text import preload_segmenter
 from forumcrawl.extractors.topic import check_rule, learn_topic_rule
@@ -68,6 +69,25 @@ def _one_thread(flips: list[tuple[str, int]]) -> bool:
     for url, number in flips:
         targets[number].add(url)
     return all(len(urls) == 1 for urls in targets.values())
+
+
+def _own_forms(
+    threads: Iterable[list[tuple[str, int]]], others: Iterable[list[tuple[str, int]]], site: str
+) -> list[tuple[str, int]]:
+    """The page-flip links ``(URL, page number)`` of ``site`` in the forms a thread's own pager
+    uses (the links of thread pages, ``threads``, that are one pager): a thread's pages name its
+    canonical URLs, while the mini pagers of list rows may link a short form
+    (``showthread.php?t=<id>&page=2`` beside ``showthread.php?<id>-<slug>/page2``) that would
+    take their place. The other links in the same forms (by :func:`pattern_key`) count too: some
+    pagers show few links (a "load more" button). All links when no thread page shows a pager."""
+    own, rest = [], []
+    for found in threads:
+        (own if _one_thread(found) else rest).extend(found)
+    for found in others:
+        rest.extend(found)
+    forms = {pattern_key(u) for u, _ in own}
+    kept = [*own, *((u, n) for u, n in rest if pattern_key(u) in forms)] if own else rest
+    return [(u, n) for u, n in kept if site_of(u) == site]
 
 
 class RuleStore(Protocol):
@@ -424,12 +444,9 @@ class SiteLearner:
             )
             logger.info("topic pages of %s: %s (%s)", site, found.resolver, found.reason)
         if "usc" in model.rules:
-            # A thread's own pager names its pages' canonical URLs; the mini pagers of list rows
-            # may link a short form (``showthread.php?t=<id>&page=2``) that takes their place.
-            own = [(url, n) for page, found in flips_of.items()
-                   if self.is_topic(model, page) and _one_thread(found)
-                   for url, n in found if site_of(url) == site]
-            model = self._learn_identity(model, list(sample.urls), own or flips)
+            threads = [found for page, found in flips_of.items() if self.is_topic(model, page)]
+            others = [found for page, found in flips_of.items() if not self.is_topic(model, page)]
+            model = self._learn_identity(model, list(sample.urls), _own_forms(threads, others, site))
             continued = [u for page, found in flips_of.items() if listing_order(page) is None for u, _ in found]
             model = self._learn_orders(model, list(sample.urls), continued)
         topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]
