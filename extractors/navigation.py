@@ -436,9 +436,10 @@ def pattern_key(url: str) -> str:
     ``#`` (``space-uid-#.html``, ``forum``), later segments masked (names and slugs as ``*``,
     numbers as ``#``) except a last one-word segment from depth 3 (``/u/*/activity``) that does
     not follow a number (after an id it is the slug naming the same thing: askbot's
-    ``/users/11/wangfang/``), then the query names with their word values (``mod=space``). One
-    user's profile and another's, or two boards, share a key; a board list and a profile do
-    not."""
+    ``/users/11/wangfang/``), then the query names with their numbers as ``#`` and their word
+    values (``mod=space``), or a bare query's segments masked as the path's. One user's profile
+    and another's, two boards, or two threads' archive copies share a key; a board list and a
+    profile do not."""
     parts = urlsplit(url)
     segments = [unquote(s) for s in parts.path.split("/") if s]
     path = []
@@ -449,8 +450,11 @@ def pattern_key(url: str) -> str:
             path.append(segment.lower())
         else:
             path.append(_masked(segment))
+    if bare_query(parts.query):
+        return "/" + "/".join(path) + "?" + "/".join(_masked(unquote(s)) for s in parts.query.split("/"))
+    # A number in a parameter's name is an id (Discuz's archiver ``?tid-37.html&page=2``).
     query = sorted(
-        f"{k.lower()}={v}" if _WORD.match(v) else k.lower()
+        re.sub(r"\d+", "#", k.lower()) + (f"={v}" if _WORD.match(v) else "")
         for k, v in parse_qsl(parts.query, keep_blank_values=True)
     )
     return "/" + "/".join(path) + ("?" + "&".join(query) if query else "")

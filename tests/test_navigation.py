@@ -215,6 +215,10 @@ def test_pattern_keys_group_by_template_not_by_name() -> None:
     assert pattern_key("http://a/users/11/wangfang/") == pattern_key("http://a/users/23/vim_or_emacs/")
     assert pattern_key("http://a/badges/2/editor/") == pattern_key("http://a/badges/1/rapid-responder/")
     assert pattern_key("http://d/space-uid-1.html") != pattern_key("http://d/forum-2-1.html")
+    # Discuz's archive copies carry the thread in a parameter's name, vBulletin 4 in a bare query.
+    assert pattern_key("http://d/archiver/?tid-37.html&page=2") == pattern_key("http://d/archiver/?tid-41.html&page=3")
+    assert pattern_key("http://d/archiver/?tid-37.html") == pattern_key("http://d/archiver/?tid-41.html")
+    assert pattern_key("http://v/showthread.php?867-anyone-else/page2") == pattern_key("http://v/showthread.php?9-a-b/page3")
     assert pattern_key("http://d/home.php?mod=space&uid=1") != pattern_key("http://d/forum.php?mod=forumdisplay&fid=1")
 
 
