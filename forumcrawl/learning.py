@@ -13,12 +13,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Protocol
+from urllib.parse import urlsplit
 
 from forumcrawl.document import Document, DocumentError, site_of
 from forumcrawl.extractors.fields import page_links, title_affixes
@@ -88,6 +90,20 @@ def _own_forms(
     forms = {pattern_key(u) for u, _ in own}
     kept = [*own, *((u, n) for u, n in rest if pattern_key(u) in forms)] if own else rest
     return [(u, n) for u, n in kept if site_of(u) == site]
+
+
+def _script(url: str) -> str:
+    """A URL's first path segment with numbers as ``#``: the script or section serving it."""
+    return re.sub(r"\d+", "#", urlsplit(url).path.lstrip("/").split("/")[0])
+
+
+def _listed_forms(flips: list[tuple[str, int]], listed: Iterable[str]) -> list[tuple[str, int]]:
+    """The page-flip links under the scripts or sections (:func:`_script`) whose thread URLs the
+    site's lists link: a lite or mobile copy's pager names pages of the copy, which only its
+    thread links. All of them when none is under such a script."""
+    scripts = {_script(url) for url in listed}
+    kept = [(url, n) for url, n in flips if _script(url) in scripts]
+    return kept or flips
 
 
 class RuleStore(Protocol):
@@ -446,7 +462,13 @@ class SiteLearner:
         if "usc" in model.rules:
             threads = [found for page, found in flips_of.items() if self.is_topic(model, page)]
             others = [found for page, found in flips_of.items() if not self.is_topic(model, page)]
-            model = self._learn_identity(model, list(sample.urls), _own_forms(threads, others, site))
+            # Thread URLs the site's lists link (pages the topic rule does not take): a copy of
+            # a thread (``/m/thread/<id>``, ``archiver/?tid-<id>.html``) is linked from its thread.
+            listed = [url for page, doc in pages.items() if doc.tree is not None and not self.is_topic(model, page)
+                      for url in page_links(doc.tree, page) if self.is_topic(model, canonical_url(url))]
+            model = self._learn_identity(
+                model, list(sample.urls), _listed_forms(_own_forms(threads, others, site), listed)
+            )
             continued = [u for page, found in flips_of.items() if listing_order(page) is None for u, _ in found]
             model = self._learn_orders(model, list(sample.urls), continued)
         topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]
