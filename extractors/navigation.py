@@ -46,6 +46,7 @@ __all__ = [
     "ListingOrders",
     "ThreadIdentity",
     "ThreadKey",
+    "bare_query",
     "canonical_url",
     "declared_canonical",
     "first_page_alias",
@@ -182,9 +183,59 @@ def returns_to(location: str, asked: str) -> bool:
     return False
 
 
-def url_numbers(url: str, words: frozenset[tuple[int, str]] = frozenset()) -> dict[Position, int]:
+_WORD_NUMBER = re.compile(r"^([A-Za-z]{1,24})(\d{1,12})$")
+
+
+def bare_query(query: str) -> bool:
+    """Whether a query string is no parameter list but more of the path (vBulletin 4's
+    ``showthread.php?<id>-<slug>/page2``, Discuz's ``archiver/?tid-37.html``)."""
+    return bool(query) and "=" not in query and "&" not in query
+
+
+def _raw_segments(url: str) -> tuple[list[str], int]:
+    """The raw path segments of ``url`` (``""`` first, as ``path.split("/")``), a bare query's
+    segments after them, and how many of them are the path's."""
+    parts = urlsplit(url)
+    segments = parts.path.split("/")
+    return (segments + parts.query.split("/") if bare_query(parts.query) else segments), len(segments)
+
+
+def _rejoin(url: str, segments: list[str], n_path: int) -> str:
+    """``url`` with the segments of :func:`_raw_segments` (``n_path`` of them the path's)."""
+    parts = urlsplit(url)
+    query = "/".join(segments[n_path:]) if bare_query(parts.query) else parts.query
+    return urlunsplit((parts.scheme, parts.netloc, "/".join(segments[:n_path]) or "/", query, ""))
+
+
+def _segments(url: str) -> list[str]:
+    """The decoded path segments of ``url``, a bare query's after them (see :func:`_bare_query`)."""
+    parts = urlsplit(url)
+    segments = unquote(parts.path).split("/")[1:]
+    return segments + unquote(parts.query).split("/") if bare_query(parts.query) else segments
+
+
+def _tokens(segment: str) -> list[str]:
+    """A path segment's blocks with the separators between them (``"".join`` gives it back), a
+    block of letters then digits split in two (``page2``: ``page``, ``""``, ``2``)."""
+    out: list[str] = []
+    for i, token in enumerate(re.split(r"([-_.,;~+!])", segment)):
+        match = _WORD_NUMBER.match(token) if i % 2 == 0 else None
+        out += [match.group(1), "", match.group(2)] if match else [token]
+    return out
+
+
+def _blocks(segment: str) -> list[str]:
+    """The non-empty blocks of a path segment (see :func:`_tokens`)."""
+    return [b for b in _tokens(segment)[0::2] if b]
+
+
+def url_numbers(
+    url: str, words: frozenset[tuple[int, str]] = frozenset(), leading: frozenset[int] = frozenset()
+) -> dict[Position, int]:
     """The numbers of a URL by position: ``("q", name)`` for a query parameter whose value is a
-    number, ``("p", segment, word, k)`` for the k-th number from the end of a path segment.
+    number, ``("p", segment, word, k)`` for the k-th number from the end of a path segment, or
+    ``-k`` for the k-th from its start in the segments of ``leading`` (where the thread number
+    leads a slug, ``/topic/<id>-<slug>/``, and a title's numbers follow it).
 
     ``word`` is the block before the number when ``(segment, block)`` is in ``words`` (template
     words such as ``page`` in ``page-2`` or ``post`` in ``post-7``), else ``""``: a slug word
@@ -192,15 +243,17 @@ def url_numbers(url: str, words: frozenset[tuple[int, str]] = frozenset()) -> di
     """
     parts = urlsplit(url)
     out: dict[Position, int] = {}
-    for i, segment in enumerate(unquote(parts.path).split("/")[1:]):
-        blocks = [b for b in _BLOCK_SPLIT.split(segment) if b]
+    for i, segment in enumerate(_segments(url)):
+        blocks = _blocks(segment)
         numbered = [j for j, b in enumerate(blocks) if _NUMBER.match(b)]
-        for k, j in enumerate(reversed(numbered), start=1):
+        order = [(-k, j) for k, j in enumerate(numbered, start=1)] if i in leading else \
+            list(enumerate(reversed(numbered), start=1))
+        for k, j in order:
             before = blocks[j - 1].lower() if j else ""
             word = before if (i, before) in words else ""
             out[("p", i, word, k)] = int(blocks[j])
     for key, value in parse_qsl(parts.query, keep_blank_values=True):
-        if _NUMBER.match(value):
+        if _NUMBER.match(value) and not bare_query(parts.query):
             out[("q", key.lower())] = int(value)
     return out
 
@@ -210,21 +263,24 @@ def _shape(url: str, first: bool = True) -> str:
     like the others when not ``first``), then per segment ``*`` for words (a slug, ``latest``)
     followed by ``#`` when it ends with a number (``<slug>.781``, ``page-2``), ``#`` for a number
     alone; a trailing ``/`` does not count."""
-    segments = unquote(urlsplit(url).path).rstrip("/").split("/")[1:]
+    segments = _segments(url)
+    while segments and not segments[-1]:
+        segments.pop()
     out = []
     for i, segment in enumerate(segments):
         if i == 0 and first:
             out.append(re.sub(r"\d+", "#", segment))
             continue
-        blocks = [b for b in _BLOCK_SPLIT.split(segment) if b]
+        blocks = _blocks(segment)
         words = any(not b.isdigit() for b in blocks)
         out.append(("*" if words else "") + ("#" if blocks and blocks[-1].isdigit() else ""))
     return "/".join(out)
 
 
 def _query_names(url: str) -> set[str]:
-    """The lower-cased names of a URL's query parameters."""
-    return {k.lower() for k, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
+    """The lower-cased names of a URL's query parameters (none in a bare query)."""
+    query = urlsplit(url).query
+    return set() if bare_query(query) else {k.lower() for k, _ in parse_qsl(query, keep_blank_values=True)}
 
 
 def _template_words(urls: Iterable[str]) -> frozenset[tuple[int, str]]:
@@ -234,11 +290,32 @@ def _template_words(urls: Iterable[str]) -> frozenset[tuple[int, str]]:
     a title's."""
     forms: dict[tuple[int, str], set[str]] = defaultdict(set)
     for url in urls:
-        for i, segment in enumerate(unquote(urlsplit(url).path).split("/")[1:]):
-            blocks = [b for b in _BLOCK_SPLIT.split(segment) if b]
+        for i, segment in enumerate(_segments(url)):
+            blocks = _blocks(segment)
             if len(blocks) == 2 and _WORD.match(blocks[0]) and _NUMBER.match(blocks[1]):
                 forms[(i, blocks[0].lower())].add(segment)
     return frozenset(key for key, seen in forms.items() if len(seen) >= 2)
+
+
+def _leading_segments(urls: Iterable[str]) -> frozenset[int]:
+    """Path segments whose numbers count from the start (see :func:`url_numbers`): where most
+    URLs with a number there start the segment with it, and some of those end it with a word
+    (``576-my-monitor-build-log`` beside ``577-is-it-worth-it-in-2024``: the leading number is
+    the thread's, the others are the title's, however many it has)."""
+    firsts: Counter[int] = Counter()
+    numbered: Counter[int] = Counter()
+    worded: set[int] = set()
+    for url in urls:
+        for i, segment in enumerate(_segments(url)):
+            blocks = _blocks(segment)
+            if not any(_NUMBER.match(b) for b in blocks):
+                continue
+            numbered[i] += 1
+            if _NUMBER.match(blocks[0]):
+                firsts[i] += 1
+                if not _NUMBER.match(blocks[-1]):
+                    worded.add(i)
+    return frozenset(i for i in worded if 2 * firsts[i] > numbered[i])
 
 
 def page_flip_number(text: str) -> int | None:
@@ -359,9 +436,10 @@ def pattern_key(url: str) -> str:
     ``#`` (``space-uid-#.html``, ``forum``), later segments masked (names and slugs as ``*``,
     numbers as ``#``) except a last one-word segment from depth 3 (``/u/*/activity``) that does
     not follow a number (after an id it is the slug naming the same thing: askbot's
-    ``/users/11/wangfang/``), then the query names with their word values (``mod=space``). One
-    user's profile and another's, or two boards, share a key; a board list and a profile do
-    not."""
+    ``/users/11/wangfang/``), then the query names with their numbers as ``#`` and their word
+    values (``mod=space``), or a bare query's segments masked as the path's. One user's profile
+    and another's, two boards, or two threads' archive copies share a key; a board list and a
+    profile do not."""
     parts = urlsplit(url)
     segments = [unquote(s) for s in parts.path.split("/") if s]
     path = []
@@ -372,8 +450,11 @@ def pattern_key(url: str) -> str:
             path.append(segment.lower())
         else:
             path.append(_masked(segment))
+    if bare_query(parts.query):
+        return "/" + "/".join(path) + "?" + "/".join(_masked(unquote(s)) for s in parts.query.split("/"))
+    # A number in a parameter's name is an id (Discuz's archiver ``?tid-37.html&page=2``).
     query = sorted(
-        f"{k.lower()}={v}" if _WORD.match(v) else k.lower()
+        re.sub(r"\d+", "#", k.lower()) + (f"={v}" if _WORD.match(v) else "")
         for k, v in parse_qsl(parts.query, keep_blank_values=True)
     )
     return "/" + "/".join(path) + ("?" + "&".join(query) if query else "")
@@ -503,6 +584,8 @@ class ThreadIdentity(Estimator):
         ``value`` itself when 0.
     page_optional_ : whether page 1's URL omits the page number.
     slash_ : whether page 1's URL ends with ``/`` when a path page segment is taken out.
+    page_word_ : whether page 1's URL also leaves out the word segment before such a page
+        segment (``/page/2/``), as the site's own links to first pages show.
     allowed_ : positions a canonical thread page URL may carry numbers at.
     params_ : query parameters a canonical thread page URL may carry (``goto=nextnewest`` or
         ``view=print`` make a variant: page-flip links never carry them).
@@ -510,6 +593,7 @@ class ThreadIdentity(Estimator):
         and their first pages: ``printthread.php?t=5`` is not the page ``showthread.php?t=5``,
         nor ``/threads/<slug>.5/latest`` the page ``/threads/<slug>.5/``.
     words_ : template words of path segments (see :func:`url_numbers`).
+    leading_ : path segments whose numbers count from the start (see :func:`url_numbers`).
     """
 
     def __init__(self, min_votes: int = 2) -> None:
@@ -528,8 +612,9 @@ class ThreadIdentity(Estimator):
         if not urls:
             raise ValueError("no thread URL to learn thread identity from")
         self.words_ = _template_words([*urls, *(u for u, _ in flip_list)])
-        numbers = [url_numbers(u, self.words_) for u in urls]
-        flip_numbers = [(url_numbers(u, self.words_), n) for u, n in flip_list]
+        self.leading_ = _leading_segments([u for u, _ in flip_list] or urls)
+        numbers = [self._numbers(u) for u in urls]
+        flip_numbers = [(self._numbers(u), n) for u, n in flip_list]
         self.page_position_, self.page_step_ = self._page(numbers, flip_numbers)
         # A link whose anchor is a number but whose URL does not carry it at the page position
         # is no page flip (a post permalink labelled with its floor).
@@ -584,10 +669,12 @@ class ThreadIdentity(Estimator):
             n for n, c in names.items() if flip_list or 2 * c >= total
         ) | {p[1] for p in self.allowed_ if p[0] == "q"}
         self.slash_ = False
+        self.page_word_ = False
         self.shapes_: frozenset[str] = frozenset()
         canonical = [u for u, _ in flip_list] or urls
         # A first segment that varies between threads (a board's slug at the root) is a name.
         self.first_ = len({urlsplit(u).path.strip("/").split("/")[0] for u in canonical}) < 3
+        self.page_word_ = self._page_word(flip_list, urls)
         if flip_list:
             firsts = [self.first_page(u) for u, _ in flip_list]
             self.shapes_ = frozenset(
@@ -647,7 +734,7 @@ class ThreadIdentity(Estimator):
             return False
         # The thread's own number is no page number (one thread's links agree on it too).
         numbers = [
-            {p: v for p, v in url_numbers(u, self.words_).items() if p != self.id_position_}
+            {p: v for p, v in self._numbers(u).items() if p != self.id_position_}
             for u, _ in flip_list
         ]
         # One page's links: a single vote is enough when every link carrying its number then
@@ -657,24 +744,47 @@ class ThreadIdentity(Estimator):
             return False
         trial = ThreadIdentity.from_dict(self.to_dict())
         trial.page_position_, trial.page_step_ = position, step
-        trial.page_optional_ = position not in url_numbers(canonical_url(page_url), self.words_)
+        trial.page_optional_ = position not in self._numbers(canonical_url(page_url))
         # As fit() does from page flips: a canonical page carries the numbers and parameters
         # that they carry (without them, ``?answer=`` on most thread URLs of the sample passed
         # for part of a thread's page 1 URL).
         paged_urls = [u for (u, _), nums in zip(flip_list, numbers) if position in nums]
         trial.allowed_ = frozenset(
-            {p for u in paged_urls for p in url_numbers(u, self.words_)} | {self.id_position_, position}
+            {p for u in paged_urls for p in self._numbers(u)} | {self.id_position_, position}
         )
         trial.params_ = frozenset(
             {k for u in paged_urls for k in _query_names(u)} | {p[1] for p in trial.allowed_ if p[0] == "q"}
         )
         if self.shapes_:
             trial.shapes_ = self.shapes_ | {_shape(u, self.first_) for u in paged_urls}
+        trial.page_word_ = trial._page_word(flip_list, [canonical_url(page_url)])
         paged = [(u, trial.key(u), n) for (u, n), nums in zip(flip_list, numbers) if position in nums]
         if not paged or any(key.thread is None or key.page != n for _, key, n in paged):
             return False
         self.__dict__.update(trial.__dict__)
         return True
+
+    def _page_word(self, flip_list: Sequence[tuple[str, int]], known: Iterable[str]) -> bool:
+        """Whether page 1's URL also leaves out the word segment before a page number that is a
+        segment of its own (``/topic/5-x/page/2/`` → ``/topic/5-x/``, not ``/topic/5-x/page/``),
+        by what the site shows: the first pages so formed are among ``known`` (the thread URLs
+        its lists and pagers link) more often than the first pages without that word."""
+        position = self.page_position_
+        if position is None or position[0] != "p" or position[2] or not self.page_optional_:
+            return False
+        seen = {urlsplit(u)._replace(fragment="").geturl().rstrip("/") for u in known}
+        hits = Counter()
+        for url, _ in flip_list:
+            for dropped in (False, True):
+                self.page_word_ = dropped
+                first = self.first_page(url)
+                hits[dropped] += first is not None and first.rstrip("/") in seen
+        self.page_word_ = False
+        return hits[True] > hits[False]
+
+    def _numbers(self, url: str) -> dict[Position, int]:
+        """:func:`url_numbers` of ``url`` with the site's template words and leading segments."""
+        return url_numbers(url, self.words_, self.leading_)
 
     def _names_page(self, nums: dict[Position, int], n: int) -> bool:
         """Whether URL numbers ``nums`` carry page ``n`` at the learned page position."""
@@ -693,7 +803,7 @@ class ThreadIdentity(Estimator):
         """The thread and page of a thread-page URL (see :class:`ThreadKey`)."""
         self._check()
         canonical = canonical_url(url)
-        nums = url_numbers(canonical, self.words_)
+        nums = self._numbers(canonical)
         if self.id_position_ == PATH_ID:
             ident: str | None = self._path_id(canonical)
         else:
@@ -733,12 +843,15 @@ class ThreadIdentity(Estimator):
     def _in_slug(self, position: Position) -> bool:
         """Whether a number at ``position`` is a word of a slug (``2`` of ``dpkg-2-260``,
         ``8`` of ``utf-8-with-iconv-194``): left of a number the template puts at the end of
-        the same path segment, with no template word before it. Such numbers vary with the
+        the same path segment (right of one it puts at its start, ``576-my-1-build``), with no
+        template word before it. Such numbers vary with the
         title, not the page, so they do not make a URL a variant."""
         if position[0] != "p" or position[2]:
             return False
         return any(
-            p[0] == "p" and p[1] == position[1] and p[3] < position[3] for p in self.allowed_ if len(p) == 4
+            p[0] == "p" and p[1] == position[1] and (p[3] > 0) == (position[3] > 0)
+            and abs(p[3]) < abs(position[3])
+            for p in self.allowed_ if len(p) == 4
         )
 
     def page_of(self, tree: Any, url: str) -> tuple[ThreadKey, str] | None:
@@ -809,13 +922,15 @@ class ThreadIdentity(Estimator):
 
     def _path_id(self, url: str) -> str:
         """The path of ``url`` without its page segment and trailing ``/``, as a thread id."""
-        segments = urlsplit(url).path.split("/")
+        segments, n_path = _raw_segments(url)
         position = self.page_position_
         if position is not None and position[0] == "p" and position[1] + 1 < len(segments):
-            blocks = [b for b in _BLOCK_SPLIT.split(segments[position[1] + 1]) if b]
+            blocks = _blocks(unquote(segments[position[1] + 1]))
             if len(blocks) <= 2 and any(_NUMBER.match(b) for b in blocks):
+                n_path -= position[1] + 1 < n_path
                 del segments[position[1] + 1]
-        return "/".join(segments).rstrip("/") or "/"
+        # A bare query is part of the path (``showthread.php?<id>-<slug>``); a query is not.
+        return "/".join(segments if bare_query(urlsplit(url).query) else segments[:n_path]).rstrip("/") or "/"
 
     def first_page(self, url: str) -> str | None:
         """The URL of the first page of the thread of a canonical thread-page URL (None for a
@@ -825,7 +940,7 @@ class ThreadIdentity(Estimator):
             return None
         canonical = canonical_url(url)
         position = self.page_position_
-        if position is None or key.page == 1 and position not in url_numbers(canonical, self.words_):
+        if position is None or key.page == 1 and position not in self._numbers(canonical):
             return canonical
         parts = urlsplit(canonical)
         first = 0 if self.page_step_ else 1
@@ -841,18 +956,21 @@ class ThreadIdentity(Estimator):
             ]
             return urlunsplit((*parts[:3], "&".join(pairs), ""))
         _, segment, word, k = position
-        segments = parts.path.split("/")
-        blocks = re.split(r"([-_.,;~+!])", segments[segment + 1])
-        numbered = [j for j, b in enumerate(blocks) if _NUMBER.match(b)]
+        segments, n_path = _raw_segments(canonical)
+        blocks = _tokens(segments[segment + 1])
+        numbered = [j for j, b in enumerate(blocks) if j % 2 == 0 and _NUMBER.match(b)]
         if self.page_optional_ and (len(numbered) == 1 and (not word or len(blocks) <= 3)):
+            n_path -= segment + 1 < n_path
             del segments[segment + 1]
+            if self.page_word_ and segment >= 1 and _WORD.match(segments[segment]):
+                n_path -= segment < n_path
+                del segments[segment]
             if self.slash_ and segments[-1]:
                 segments.append("")
         else:
-            blocks[numbered[-k]] = str(first)
+            blocks[numbered[-k] if k > 0 else numbered[-k - 1]] = str(first)
             segments[segment + 1] = "".join(blocks)
-        path = "/".join(segments) or "/"
-        return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+        return _rejoin(canonical, segments, n_path if bare_query(parts.query) else len(segments))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form, stored in the site model beside the topic rule."""
@@ -866,7 +984,9 @@ class ThreadIdentity(Estimator):
             "page_optional": self.page_optional_,
             "allowed": sorted((_position_to_json(p) for p in self.allowed_), key=repr),
             "words": sorted([i, w] for i, w in self.words_),
+            "leading": sorted(self.leading_),
             "slash": self.slash_,
+            "page_word": self.page_word_,
             "params": sorted(self.params_),
             "shapes": sorted(self.shapes_),
             "first_segment": self.first_,
@@ -886,7 +1006,9 @@ class ThreadIdentity(Estimator):
         identity.page_optional_ = bool(data.get("page_optional", True))
         identity.allowed_ = frozenset(_position_from_json(p) for p in data.get("allowed", ()))
         identity.words_ = frozenset((int(i), str(w)) for i, w in data.get("words", ()))
+        identity.leading_ = frozenset(int(i) for i in data.get("leading", ()))
         identity.slash_ = bool(data.get("slash", False))
+        identity.page_word_ = bool(data.get("page_word", False))
         identity.shapes_ = frozenset(str(r) for r in data.get("shapes", ()))
         identity.first_ = bool(data.get("first_segment", True))
         identity.params_ = frozenset(str(n) for n in data.get("params", ())) | {

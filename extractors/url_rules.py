@@ -48,6 +48,9 @@ __all__ = ["RULE_VERSION", "BlockRule", "SlotRule", "UrlResolver", "UrlRule", "p
 RULE_VERSION = 1
 #: Types a slug word can take: a variable position that shows two of them accepts all four.
 WORD_TYPES = frozenset({"letters", "alnum", "text", "digits"})
+#: Types a path slug's word can take: a word's, or punctuation a title keeps (``%3F``, ``%2C``,
+#: ``–``: ``/topic/665/budget-tripod-recommendations%3F``), which no query value needs.
+SLUG_TYPES = WORD_TYPES | {"other"}
 _DIGIT_RUN = re.compile(r"\d+")
 _PAGE_SEGMENT = re.compile(r"^(?:page|p|pg|post)?[-_]?\d+$", re.IGNORECASE)
 _PAGE_WORD = re.compile(r"^(?:page|p|pg)$", re.IGNORECASE)
@@ -137,9 +140,9 @@ class SlotRule:
         their own ``?`` (brackets around the segment say it)."""
         optional = self.optional
         out = []
-        slug = self.more is not None and self.more <= WORD_TYPES
+        slug = self.more is not None and self.more <= SLUG_TYPES
         for i, rule in enumerate(self.blocks):
-            if slug and rule.types is not None and rule.types - {""} <= WORD_TYPES:
+            if slug and rule.types is not None and rule.types - {""} <= SLUG_TYPES:
                 if not out or not out[-1].endswith("<slug>"):
                     out.append((self.seps[i] if i and out else "") + "<slug>")
                 continue
@@ -642,8 +645,9 @@ class UrlResolver(BaseEstimator):
                     if c >= min_count
                     and (not query or distinct[t] >= 2 or t in ("", "digits", main))
                 } or {main}
-                if len(kinds & WORD_TYPES) >= 2 or (slug_from is not None and kinds & WORD_TYPES):
-                    kinds |= WORD_TYPES
+                words_of = WORD_TYPES if query else SLUG_TYPES
+                if len(kinds & WORD_TYPES) >= 2 or (slug_from is not None and kinds & words_of):
+                    kinds |= words_of
                 if slug_from is not None and i >= slug_from:
                     kinds.add("")
                 blocks.append(BlockRule(types=frozenset(kinds)))

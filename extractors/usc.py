@@ -35,7 +35,7 @@ from urllib.parse import unquote, urlsplit
 import numpy as np
 
 from forumcrawl.document import site_of
-from forumcrawl.extractors.navigation import PATH_SESSION, is_session_param
+from forumcrawl.extractors.navigation import PATH_SESSION, bare_query, is_session_param
 
 __all__ = [
     "ALIGNMENTS",
@@ -132,7 +132,8 @@ def split_url(url: str, *, site: str | None = None, drop_sessions: bool = False)
     Each part is split on :data:`SEPARATORS` *before* percent-decoding, so an encoded ``%2F``
     or ``%3D`` stays inside its block, and then each block is decoded (UTF-8, undecodable bytes
     replaced): ``/forum/%E6%B1%82`` and ``/forum/求`` give the same blocks. The fragment is
-    dropped (it does not name another page). An empty path counts as ``/``.
+    dropped (it does not name another page). An empty path counts as ``/``. A bare query (no
+    ``=``: vBulletin 4's ``showthread.php?<id>-<slug>/page2``) is more path segments.
 
     Parameters
     ----------
@@ -169,6 +170,10 @@ def split_url(url: str, *, site: str | None = None, drop_sessions: bool = False)
         path = PATH_SESSION.sub("", path)
         params = [p for p in params if not is_session_param(p)]
     path_segments = tuple(_segment(raw, "/") for raw in path[1:].split("/"))
+    if bare_query(parts.query):
+        # More of the path (``showthread.php?<id>-<slug>/page2``): segments, not one parameter.
+        path_segments += tuple(_segment(raw, "?" if i == 0 else "/") for i, raw in enumerate(parts.query.split("/")))
+        params = []
     query_segments = tuple(_segment(raw, "?" if i == 0 else "&") for i, raw in enumerate(params))
     return SplitUrl(path=path_segments, query=query_segments)
 

@@ -13,11 +13,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import re
 import time
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Protocol
+from urllib.parse import urlsplit
 
 from forumcrawl.document import Document, DocumentError, site_of
 from forumcrawl.extractors.fields import page_links, title_affixes
@@ -28,6 +31,7 @@ from forumcrawl.extractors.navigation import (
     canonical_url,
     listing_order,
     page_flips,
+    pattern_key,
 )
 from forumcrawl.extractors.text import preload_segmenter
 from forumcrawl.extractors.topic import check_rule, learn_topic_rule
@@ -58,6 +62,48 @@ def _canonical_pages(model: SiteModel, documents: list[Document]) -> list[Docume
         return documents
     canonical = [doc for doc in documents if identity.key(doc.url).canonical]
     return canonical or documents
+
+
+def _one_thread(flips: list[tuple[str, int]]) -> bool:
+    """Whether a page's page-flip links are one pager: one URL per page number. The rows of a
+    list (``/latest``) carry a mini pager each, several URLs for page 2."""
+    targets: dict[int, set[str]] = defaultdict(set)
+    for url, number in flips:
+        targets[number].add(url)
+    return all(len(urls) == 1 for urls in targets.values())
+
+
+def _own_forms(
+    threads: Iterable[list[tuple[str, int]]], others: Iterable[list[tuple[str, int]]], site: str
+) -> list[tuple[str, int]]:
+    """The page-flip links ``(URL, page number)`` of ``site`` in the forms a thread's own pager
+    uses (the links of thread pages, ``threads``, that are one pager): a thread's pages name its
+    canonical URLs, while the mini pagers of list rows may link a short form
+    (``showthread.php?t=<id>&page=2`` beside ``showthread.php?<id>-<slug>/page2``) that would
+    take their place. The other links in the same forms (by :func:`pattern_key`) count too: some
+    pagers show few links (a "load more" button). All links when no thread page shows a pager."""
+    own, rest = [], []
+    for found in threads:
+        (own if _one_thread(found) else rest).extend(found)
+    for found in others:
+        rest.extend(found)
+    forms = {pattern_key(u) for u, _ in own}
+    kept = [*own, *((u, n) for u, n in rest if pattern_key(u) in forms)] if own else rest
+    return [(u, n) for u, n in kept if site_of(u) == site]
+
+
+def _script(url: str) -> str:
+    """A URL's first path segment with numbers as ``#``: the script or section serving it."""
+    return re.sub(r"\d+", "#", urlsplit(url).path.lstrip("/").split("/")[0])
+
+
+def _listed_forms(flips: list[tuple[str, int]], listed: Iterable[str]) -> list[tuple[str, int]]:
+    """The page-flip links under the scripts or sections (:func:`_script`) whose thread URLs the
+    site's lists link: a lite or mobile copy's pager names pages of the copy, which only its
+    thread links. All of them when none is under such a script."""
+    scripts = {_script(url) for url in listed}
+    kept = [(url, n) for url, n in flips if _script(url) in scripts]
+    return kept or flips
 
 
 class RuleStore(Protocol):
@@ -414,7 +460,15 @@ class SiteLearner:
             )
             logger.info("topic pages of %s: %s (%s)", site, found.resolver, found.reason)
         if "usc" in model.rules:
-            model = self._learn_identity(model, list(sample.urls), flips)
+            threads = [found for page, found in flips_of.items() if self.is_topic(model, page)]
+            others = [found for page, found in flips_of.items() if not self.is_topic(model, page)]
+            # Thread URLs the site's lists link (pages the topic rule does not take): a copy of
+            # a thread (``/m/thread/<id>``, ``archiver/?tid-<id>.html``) is linked from its thread.
+            listed = [url for page, doc in pages.items() if doc.tree is not None and not self.is_topic(model, page)
+                      for url in page_links(doc.tree, page) if self.is_topic(model, canonical_url(url))]
+            model = self._learn_identity(
+                model, list(sample.urls), _listed_forms(_own_forms(threads, others, site), listed)
+            )
             continued = [u for page, found in flips_of.items() if listing_order(page) is None for u, _ in found]
             model = self._learn_orders(model, list(sample.urls), continued)
         topic_docs = [d for url, d in pages.items() if "usc" not in model.rules or self.is_topic(model, url)]

@@ -10,7 +10,7 @@ import pytest
 from forumcrawl.document import Document
 from forumcrawl.extractors.fields import page_links
 from forumcrawl.extractors.ksf import apply_rule, KsfRule
-from forumcrawl.learning import SiteLearner
+from forumcrawl.learning import SiteLearner, _listed_forms, _own_forms
 from forumcrawl.sitemodel import FileRuleStore
 
 NOW = datetime(2024, 3, 8, 15, 30, tzinfo=timezone.utc)
@@ -106,3 +106,27 @@ def test_template_drift_triggers_one_relearn(tmp_path, forum_servers, phpbb_docs
     assert new_rule.rule_id != old_rule.rule_id
     assert apply_rule(new_rule, drifted[0], now=NOW)
     assert learner.model(site) == new
+
+
+def test_page_flips_in_the_forms_a_threads_own_pager_uses() -> None:
+    """List rows' mini pagers link a slugless short form of several threads; a thread page's
+    pager links its own pages' canonical form: the identity is learned from the latter, and from
+    rows' links only in the forms thread pagers use (a "load more" pager shows few links)."""
+    base = "http://v.test/showthread.php"
+    thread = [(f"{base}?250-laptop-vs-ssd/page2", 2), (f"{base}?250-laptop-vs-ssd/page3", 3)]
+    rows = [(f"{base}?t={t}&page={n}", n) for t in (250, 251, 252) for n in (2, 3)]
+    assert _own_forms([thread], [rows], "v.test") == thread
+    query = "http://q.test/viewtopic.php"
+    loaded = [(f"{query}?t=5&start=6", 2)]
+    listed = [(f"{query}?t={t}&start={6 * (n - 1)}", n) for t in (5, 6) for n in (2, 3)]
+    assert _own_forms([loaded], [listed], "q.test") == loaded + listed
+    assert _own_forms([], [listed, [("http://elsewhere.test/t?page=2", 2)]], "q.test") == listed
+
+
+def test_page_flips_under_the_scripts_lists_link_threads_under() -> None:
+    """A mobile or archive copy's pager names pages of the copy; the lists link the threads
+    themselves, so the identity is learned from the pagers under the lists' thread scripts."""
+    flips = [("http://m.test/t/a-b/744?page=2", 2), ("http://m.test/m/thread/744?page=2", 2),
+             ("http://m.test/m/thread/745?page=3", 3)]
+    assert _listed_forms(flips, ["http://m.test/t/c-d/745", "http://m.test/t/a-b/744"]) == flips[:1]
+    assert _listed_forms(flips, ["http://m.test/latest"]) == flips

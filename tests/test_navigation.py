@@ -18,6 +18,7 @@ from forumcrawl.extractors.navigation import (
     pattern_key,
     returns_to,
 )
+from forumcrawl.extractors.usc import split_url
 from forumcrawl.navigation import PatternBudget, SiteNavigator
 
 
@@ -147,6 +148,35 @@ def test_numbers_in_a_slug_are_words_of_the_title() -> None:
     assert askbot.key("http://a/question/1092/aptitude/7/") == ThreadKey("1092", None)
 
 
+def test_a_thread_number_leading_its_slug_is_the_thread_whatever_numbers_the_title_has() -> None:
+    """``/topic/<id>-<slug>/`` with pages ``/page/N/`` (Flarum, machina): page 1 leaves the
+    ``page`` segment out as the site's own links show, and the title's numbers (``in-2024``,
+    ``arnolds-laws-1-``) follow the thread's."""
+    urls = ["http://f/topic/576-my-1-build-log/", "http://f/topic/577-worth-it-in-2024/",
+            "http://f/topic/578-plain/", "http://f/topic/576-my-1-build-log/page/2/"]
+    identity = _fit(urls, [("http://f/topic/576-my-1-build-log/page/2/", 2),
+                           ("http://f/topic/578-plain/page/2/", 2), ("http://f/topic/578-plain/page/3/", 3)])
+    assert identity.key(urls[1]) == ThreadKey("577", 1)
+    assert identity.key("http://f/topic/590-top-10-tips-for-2025/page/3/") == ThreadKey("590", 3)
+    assert identity.first_page("http://f/topic/576-my-1-build-log/page/2/") == urls[0]
+    assert identity.first_page(urls[1]) == urls[1]
+
+
+def test_a_bare_query_is_more_of_the_path() -> None:
+    """vBulletin 4's ``showthread.php?<id>-<slug>/pageN``: the query holds the thread and its
+    page, as path segments would; the slugless form the list rows link is a variant."""
+    urls = ["http://v/showthread.php?867-anyone-4-else", "http://v/showthread.php?869-budget-supply",
+            "http://v/showthread.php?870-is-a-nas-worth-it-in-2024/page2"]
+    identity = _fit(urls, [("http://v/showthread.php?867-anyone-4-else/page2", 2),
+                           ("http://v/showthread.php?870-is-a-nas-worth-it-in-2024/page2", 2),
+                           ("http://v/showthread.php?870-is-a-nas-worth-it-in-2024/page3", 3)])
+    assert identity.key(urls[1]) == ThreadKey("869", 1)
+    assert identity.key(urls[2]) == ThreadKey("870", 2)
+    assert identity.first_page(urls[2]) == "http://v/showthread.php?870-is-a-nas-worth-it-in-2024"
+    assert identity.key("http://v/showthread.php?t=870&page=2").page is None
+    assert split_url(urls[2]).path[1].blocks[0] == "870"
+
+
 def test_discourse_post_numbers_are_variants() -> None:
     urls = ["http://d/t/hello/12", "http://d/t/hello/12?page=2", "http://d/t/hello/12/5",
             "http://d/t/x/13/7", "http://d/t/x/13", "http://d/t/x/13/8", "http://d/t/x/13/9"]
@@ -185,6 +215,10 @@ def test_pattern_keys_group_by_template_not_by_name() -> None:
     assert pattern_key("http://a/users/11/wangfang/") == pattern_key("http://a/users/23/vim_or_emacs/")
     assert pattern_key("http://a/badges/2/editor/") == pattern_key("http://a/badges/1/rapid-responder/")
     assert pattern_key("http://d/space-uid-1.html") != pattern_key("http://d/forum-2-1.html")
+    # Discuz's archive copies carry the thread in a parameter's name, vBulletin 4 in a bare query.
+    assert pattern_key("http://d/archiver/?tid-37.html&page=2") == pattern_key("http://d/archiver/?tid-41.html&page=3")
+    assert pattern_key("http://d/archiver/?tid-37.html") == pattern_key("http://d/archiver/?tid-41.html")
+    assert pattern_key("http://v/showthread.php?867-anyone-else/page2") == pattern_key("http://v/showthread.php?9-a-b/page3")
     assert pattern_key("http://d/home.php?mod=space&uid=1") != pattern_key("http://d/forum.php?mod=forumdisplay&fid=1")
 
 

@@ -245,12 +245,11 @@ def test_member_post_lists_are_not_taken_for_threads(tmp_path: Path) -> None:
 # strict, so a fix shows up as an unexpected pass.
 
 @pytest.mark.parametrize("seed", [
-    pytest.param(0, marks=pytest.mark.xfail(strict=True, reason=(
-        "thread_url=showthread: vBulletin 4 showthread.php?<id>-<slug>/pageN, the thread in the "
-        "query's key, gets no thread identity or is left out of the topic rule"))),
-    pytest.param(19, marks=pytest.mark.xfail(strict=True, reason=(
-        "thread_url=id_dash_slug: /topic/<id>-<slug>/ with later pages /page/N/: page 1 gets no "
-        "page number, a number inside the slug is read as the thread"))),
+    0,  # thread_url=showthread: vBulletin 4 showthread.php?<id>-<slug>/pageN, a bare query
+    19,  # thread_url=id_dash_slug: /topic/<id>-<slug>/ with /page/N/, numbers in the slug
+    20,  # showthread with list rows' slugless mini pagers showthread.php?t=<id>&page=N
+    25,  # slug=punct: /threads/which-ssd-do-you-use%2C-and-why%3F.440/
+    28,  # lite_copy=mobile: /m/thread/<id>?page=N copies with pagers of their own
     2,
 ])
 def test_the_topic_rule_from_a_walk_is_right(seed: int) -> None:

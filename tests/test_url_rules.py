@@ -182,6 +182,19 @@ def test_title_words_are_not_literals() -> None:
     assert not resolver.match("http://x.example/members/ram.19/")
 
 
+def test_a_slug_keeps_the_punctuation_of_its_title() -> None:
+    """Percent-encoded punctuation a slug keeps (``%3F``, ``%3A``, ``%2C``) is part of its
+    words, not another shape of URL; a query value stays a word or a number."""
+    urls = [f"http://x.example/threads/{slug}.{400 + i}/" for i, slug in enumerate(
+        ["ram-upgrade", "which-ssd-do-you-use", "gpu-stuck-at-boot", "best-cpu-cooler-for-itx"])]
+    resolver = UrlResolver().fit(urls, [1] * len(urls))
+    assert resolver.match("http://x.example/threads/help%3A-monitor-keeps-rebooting.482/")
+    assert resolver.match("http://x.example/threads/which-ssd-do-you-use%2C-and-why%3F.440/")
+    assert resolver.match("http://x.example/threads/%5Bguide%5D-getting-started.437/")
+    board = UrlResolver().fit([f"http://x.example/list.php?sort=new&f={i}" for i in range(6)], [1] * 6)
+    assert not board.match("http://x.example/list.php?sort=a%20b&f=3")
+
+
 def test_session_ids_are_ignored() -> None:
     urls = [f"http://p.example/viewtopic.php?f=2&t={i}&sid={'0123456789abcdef' * 2}" for i in range(5)]
     resolver = UrlResolver().fit(urls, [1] * 5)
