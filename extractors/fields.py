@@ -207,7 +207,7 @@ def title(
     if affixes and raw:
         core = title_core(raw, affixes)
         if core:
-            named = [*headings, *map(_clean, _og_titles(tree, lines))]
+            named = [*headings, *map(_clean, _og_titles(tree, lines)), *_last_crumb(tree)]
             starting = [h for h in named if h and core.startswith(h)]
             return max(starting, key=len) if starting else core
     inside = [h for h in headings if h and raw and h in raw]
@@ -256,6 +256,31 @@ def _crumbs(tree: lxml.html.HtmlElement) -> list[list[lxml.html.HtmlElement]]:
         if ident == "pt" or "crumbs" in classes or "crumb-trail" in classes:
             found[2].append(element)
     return found
+
+
+#: What stands between breadcrumb items (``Board › Thread``, ``Forum > Board``).
+_CRUMB_SEPARATORS = "›»>/|→·"
+_TEXT_AFTER_LAST_LINK = lxml.etree.XPath("(.//a)[last()]/following::text()")
+
+
+def _last_crumb(tree: lxml.html.HtmlElement) -> list[str]:
+    """The last item of the page's innermost breadcrumb: the text after its last link when the
+    page's own item is no link (``<a>Board</a> › Thread``), else its last link's text; none
+    without a breadcrumb. A thread page's breadcrumb ends with the thread's title as it is,
+    where ``<title>`` adds the board's name ("Thread - Board - Site")."""
+    for crumbs in _crumbs(tree):
+        if not crumbs:
+            continue
+        crumb = crumbs[-1]
+        links = list(crumb.iter("a"))
+        if not links:
+            return []
+        inside = set(crumb.iter())
+        after = [t for t in _TEXT_AFTER_LAST_LINK(crumb)
+                 if t.getparent() in inside and not (t.is_tail and t.getparent() is crumb)]
+        trailing = _clean(" ".join(after)).strip(_CRUMB_SEPARATORS + " ")
+        return [trailing or _clean(links[-1].text_content())]
+    return []
 
 
 def board(tree: lxml.html.HtmlElement | None, page_title: str | None = None) -> str | None:
