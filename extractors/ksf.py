@@ -348,9 +348,9 @@ def _named_attrs(el: HtmlElement) -> tuple[str, ...]:
     )
 
 
-def _own_locator(el: HtmlElement) -> str | None:
-    """``tag.class`` (stable classes), ``tag[id^="prefix"]`` or ``tag[attr="name"]``
-    (:func:`_named_attrs`) for ``el``; ``None`` if none."""
+def _own_locator(el: HtmlElement, attrs: bool = True) -> str | None:
+    """``tag.class`` (stable classes), ``tag[id^="prefix"]`` or, with ``attrs``,
+    ``tag[attr="name"]`` (:func:`_named_attrs`) for ``el``; ``None`` if none."""
     tag = el.tag
     if not isinstance(tag, str) or tag in {"html", "body"}:
         return None
@@ -360,7 +360,7 @@ def _own_locator(el: HtmlElement) -> str | None:
     m = _ID_PREFIX_RE.match(el.get("id") or "")
     if m:
         return f'{tag}[id^="{m.group(1)}"]'
-    named = _named_attrs(el)
+    named = _named_attrs(el) if attrs else ()
     return tag + "".join(named) if named else None
 
 
@@ -408,7 +408,8 @@ def _generalise(elements: Counter[HtmlElement], share: float) -> str:
 
     ``elements`` maps each element to its weight (votes); a class is kept when elements holding
     at least ``share`` of the weight carry it, so per-post classes (``odd``/``even``,
-    ``loop-item-3``) drop out while the template's classes stay.
+    ``loop-item-3``) drop out while the template's classes stay. Without a class or an id
+    prefix, the naming attributes (:func:`_named_attrs`) all of them carry.
     """
     tags = Counter()
     for el, w in elements.items():
@@ -431,7 +432,9 @@ def _generalise(elements: Counter[HtmlElement], share: float) -> str:
     prefixes = [p for p, w in prefix_weight.items() if w >= share * total]
     if prefixes:
         return f'{tag}[id^="{min(prefixes)}"]'
-    attrs = sorted(a for a, w in attr_weight.items() if w >= share * total)
+    # Every element must carry a naming attribute: where they differ in one (a question's
+    # itemprop="mainEntity", its answers' "comment"), they are not one template's posts.
+    attrs = sorted(a for a, w in attr_weight.items() if w >= total)
     if attrs:
         return tag + "".join(attrs)
     paths = Counter()
@@ -484,7 +487,7 @@ def _relative_locators(el: HtmlElement, paths: dict[HtmlElement, str]) -> list[s
     """Candidate locations of ``el`` inside a container: its classes, and its tag path (see
     :func:`_relative_path`)."""
     path = _relative_path(el, paths)
-    own = _own_locator(el)
+    own = _own_locator(el, attrs=False)
     return [own, path] if own else [path]
 
 
