@@ -260,7 +260,6 @@ def _crumbs(tree: lxml.html.HtmlElement) -> list[list[lxml.html.HtmlElement]]:
 
 #: What stands between breadcrumb items (``Board › Thread``, ``Forum > Board``).
 _CRUMB_SEPARATORS = "›»>/|→·"
-_TEXT_AFTER_LAST_LINK = lxml.etree.XPath("(.//a)[last()]/following::text()")
 
 
 def _last_crumb(tree: lxml.html.HtmlElement) -> list[str]:
@@ -275,9 +274,13 @@ def _last_crumb(tree: lxml.html.HtmlElement) -> list[str]:
         links = list(crumb.iter("a"))
         if not links:
             return []
-        inside = set(crumb.iter())
-        after = [t for t in _TEXT_AFTER_LAST_LINK(crumb)
-                 if t.getparent() in inside and not (t.is_tail and t.getparent() is crumb)]
+        after: list[str] = []
+        node = links[-1]
+        while node is not crumb:  # the text after the link, up to the crumb's end
+            after.append(node.tail or "")
+            after.extend(f"{sib.text_content() if isinstance(sib.tag, str) else ''} {sib.tail or ''}"
+                         for sib in node.itersiblings())
+            node = node.getparent()
         trailing = _clean(" ".join(after)).strip(_CRUMB_SEPARATORS + " ")
         return [trailing or _clean(links[-1].text_content())]
     return []
