@@ -208,7 +208,10 @@ def title(
         core = title_core(raw, affixes)
         if core:
             named = [*headings, *map(_clean, _og_titles(tree, lines)), *_last_crumb(tree)]
-            starting = [h for h in named if h and core.startswith(h)]
+            # A name the cut title starts with; or one that starts with it and stands whole in
+            # the page's title: an affix learned from a few titles can be a common ending of
+            # thread titles ("X vs Y – which one?"), and cuts one short.
+            starting = [h for h in named if h and (core.startswith(h) or (h.startswith(core) and h in raw))]
             return max(starting, key=len) if starting else core
     inside = [h for h in headings if h and raw and h in raw]
     if inside:

@@ -33,6 +33,10 @@ def test_title_with_a_board_suffix_is_cut_at_the_breadcrumbs_last_item():
                  '<li><a href="/f/2">Hardware</a></li><li><span>Fan noise</span></li></ol>tail words')
     assert fields.title(plain, [" - Bench"]) == "Fan noise"
     assert fields.title(tree("<title>Fan noise - Hardware - Bench</title>"), [" - Bench"]) == "Fan noise - Hardware"
+    # An affix learned from a few titles that share an ending cuts no title short of its crumb.
+    shared = tree('<title>Lens vs flash – which one? - Bench</title><div class="breadcrumbs"><a href="/">Bench</a>'
+                  ' › <a href="/t/8">Lens vs flash – which one?</a></div>')
+    assert fields.title(shared, [" – which one? - Bench", " - Bench"]) == "Lens vs flash – which one?"
 
 
 def test_board_from_breadcrumb_without_home_and_title():
