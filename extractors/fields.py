@@ -196,8 +196,8 @@ def title(
 
     Without them, pages title themselves "Thread - Board - Site", and carry both the site's name
     and the thread's title as headings: of the ``<h1>``-``<h3>`` that the ``<title>`` contains,
-    the one standing earliest in it wins. Without such a heading, the ``og:title``, else the
-    ``<title>``'s longest part.
+    and the breadcrumb's last item that it opens with, the one standing earliest in it wins.
+    Without such a heading, the ``og:title``, else the ``<title>``'s longest part.
     """
     if tree is None:
         return None
@@ -213,7 +213,12 @@ def title(
             # thread titles ("X vs Y – which one?"), and cuts one short.
             starting = [h for h in named if h and (core.startswith(h) or (h.startswith(core) and h in raw))]
             return max(starting, key=len) if starting else core
-    inside = [h for h in headings if h and raw and h in raw]
+    # The breadcrumb's last item that the title opens with, up to a separator, is the page's
+    # own name, whatever separators it holds ("X vs Y – which one? - Board - Site"); a category
+    # a title merely opens with ("Sparks" of "Sparks, NV Homes for Sale") is not.
+    inside = [h for h in headings if h and raw and h in raw] + [
+        c for c in _last_crumb(tree) if c and raw.startswith(c) and _TITLE_JOIN.match(raw, len(c))
+    ]
     if inside:
         return min(inside, key=lambda h: (raw.index(h), -len(h)))
     if not raw:

@@ -37,6 +37,7 @@ def test_title_with_a_board_suffix_is_cut_at_the_breadcrumbs_last_item():
     shared = tree('<title>Lens vs flash – which one? - Bench</title><div class="breadcrumbs"><a href="/">Bench</a>'
                   ' › <a href="/t/8">Lens vs flash – which one?</a></div>')
     assert fields.title(shared, [" – which one? - Bench", " - Bench"]) == "Lens vs flash – which one?"
+    assert fields.title(shared) == "Lens vs flash – which one?"  # before any affix is learned
 
 
 def test_board_from_breadcrumb_without_home_and_title():
