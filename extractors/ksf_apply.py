@@ -704,6 +704,10 @@ def _time_of(el: HtmlElement | None, now: datetime, month_first: bool) -> tuple[
     return (found[1], found[0]) if found else (None, None)
 
 
+#: Attribute values whose order of numbers is fixed (ISO 8601, epoch): nothing to agree on.
+_MACHINE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}|\d{9,13}$")
+
+
 def _agreeing(
     exact: tuple[str, str | None], shown: str, value: str, now: datetime, month_first: bool
 ) -> tuple[str, str | None]:
@@ -718,8 +722,16 @@ def _agreeing(
 
 
 def _attr_time(el: HtmlElement | None, attr: str, now: datetime, month_first: bool) -> tuple[str | None, str | None]:
-    """``(published, published_raw)`` from the attribute a rule names (epoch numbers too)."""
-    found = read_markup_time(el.get(attr) or "", now=now, month_first=month_first) if el is not None else None
+    """``(published, published_raw)`` from the attribute a rule names (epoch numbers too), read
+    on the day the element's text shows when that text is a time too (:func:`_agreeing`)."""
+    if el is None:
+        return None, None
+    value = el.get(attr) or ""
+    found = read_markup_time(value, now=now, month_first=month_first)
+    if found and found[1] and not _MACHINE_TIME.match(value):
+        shown = read_time(field_text(el), now=now, month_first=month_first)
+        if shown is not None and shown[1]:
+            found = _agreeing(found, shown[1], value, now, month_first)
     return (found[1], found[0]) if found else (None, None)
 
 

@@ -478,13 +478,14 @@ def test_a_numeric_date_in_an_attribute_falls_on_the_day_its_text_shows() -> Non
     """``title="11-04-2026, 05:26 AM"`` over "Nov 4, 2026", on a site whose rule says day
     first (its texts could not tell): read month first, the day the text shows."""
     pages = [Document.from_text(_classless_thread(4 + k), f"http://nb.test/topic/{k}") for k in range(3)]
-    rule = dataclasses.replace(KeywordScoringExtractor().fit(pages).rule_, time="span.dt", time_attr=None,
-                               month_first=False)
+    rule = dataclasses.replace(KeywordScoringExtractor().fit(pages).rule_, time="span.dt", month_first=False)
     html = _classless_thread(2).replace(
         '<span itemprop="author">', '<span class="dt" title="11-04-2026, 05:26 AM">Nov 4, 2026</span><span itemprop="author">'
     )
-    found = apply_rule(rule, Document.from_text(html, "http://nb.test/topic/8"), now=NOW)
-    assert [p.published for p in found] == ["2026-11-04T05:26:00"] * 2
+    for place in (None, "title"):  # the element's text, or its title attribute, is the rule's place
+        found = apply_rule(dataclasses.replace(rule, time_attr=place), Document.from_text(html, "http://nb.test/topic/8"),
+                           now=NOW)
+        assert [p.published for p in found] == ["2026-11-04T05:26:00"] * 2, place
 
 
 def test_a_code_blocks_caption_is_no_post_text() -> None:
