@@ -196,8 +196,8 @@ def title(
 
     Without them, pages title themselves "Thread - Board - Site", and carry both the site's name
     and the thread's title as headings: of the ``<h1>``-``<h3>`` that the ``<title>`` contains,
-    the one standing earliest in it wins. Without such a heading, the ``og:title``, else the
-    ``<title>``'s longest part.
+    and the breadcrumb's last item that it opens with, the one standing earliest in it wins.
+    Without such a heading, the ``og:title``, else the ``<title>``'s longest part.
     """
     if tree is None:
         return None
@@ -207,10 +207,18 @@ def title(
     if affixes and raw:
         core = title_core(raw, affixes)
         if core:
-            named = [*headings, *map(_clean, _og_titles(tree, lines))]
-            starting = [h for h in named if h and core.startswith(h)]
+            named = [*headings, *map(_clean, _og_titles(tree, lines)), *_last_crumb(tree)]
+            # A name the cut title starts with; or one that starts with it and stands whole in
+            # the page's title: an affix learned from a few titles can be a common ending of
+            # thread titles ("X vs Y – which one?"), and cuts one short.
+            starting = [h for h in named if h and (core.startswith(h) or (h.startswith(core) and h in raw))]
             return max(starting, key=len) if starting else core
-    inside = [h for h in headings if h and raw and h in raw]
+    # The breadcrumb's last item that the title opens with, up to a separator, is the page's
+    # own name, whatever separators it holds ("X vs Y – which one? - Board - Site"); a category
+    # a title merely opens with ("Sparks" of "Sparks, NV Homes for Sale") is not.
+    inside = [h for h in headings if h and raw and h in raw] + [
+        c for c in _last_crumb(tree) if c and raw.startswith(c) and _TITLE_JOIN.match(raw, len(c))
+    ]
     if inside:
         return min(inside, key=lambda h: (raw.index(h), -len(h)))
     if not raw:
@@ -256,6 +264,34 @@ def _crumbs(tree: lxml.html.HtmlElement) -> list[list[lxml.html.HtmlElement]]:
         if ident == "pt" or "crumbs" in classes or "crumb-trail" in classes:
             found[2].append(element)
     return found
+
+
+#: What stands between breadcrumb items (``Board › Thread``, ``Forum > Board``).
+_CRUMB_SEPARATORS = "›»>/|→·"
+
+
+def _last_crumb(tree: lxml.html.HtmlElement) -> list[str]:
+    """The last item of the page's innermost breadcrumb: the text after its last link when the
+    page's own item is no link (``<a>Board</a> › Thread``), else its last link's text; none
+    without a breadcrumb. A thread page's breadcrumb ends with the thread's title as it is,
+    where ``<title>`` adds the board's name ("Thread - Board - Site")."""
+    for crumbs in _crumbs(tree):
+        if not crumbs:
+            continue
+        crumb = crumbs[-1]
+        links = list(crumb.iter("a"))
+        if not links:
+            return []
+        after: list[str] = []
+        node = links[-1]
+        while node is not crumb:  # the text after the link, up to the crumb's end
+            after.append(node.tail or "")
+            after.extend(f"{sib.text_content() if isinstance(sib.tag, str) else ''} {sib.tail or ''}"
+                         for sib in node.itersiblings())
+            node = node.getparent()
+        trailing = _clean(" ".join(after)).strip(_CRUMB_SEPARATORS + " ")
+        return [trailing or _clean(links[-1].text_content())]
+    return []
 
 
 def board(tree: lxml.html.HtmlElement | None, page_title: str | None = None) -> str | None:

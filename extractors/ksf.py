@@ -27,6 +27,8 @@ from importlib import resources
 from numbers import Integral
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import lxml.etree
+
 from forumcrawl.extractors.base import Estimator, not_fitted
 from forumcrawl.extractors.compiled import compiled_module
 from forumcrawl.extractors.cx import PageLines, document_steps, filled_events
@@ -90,6 +92,15 @@ __all__ = [
 _UNSTABLE_TOKEN_RE = re.compile(r"\d{3,}")
 _ID_PREFIX_RE = re.compile(r"^([A-Za-z][A-Za-z_-]*?[_-]?)\d+$")
 _CSS_IDENT_RE = re.compile(r"-?[A-Za-z_][\w-]*")
+#: Attributes that say what an element is where its class does not: NodeBB's ``component``
+#: (``post``, ``post/content``), schema.org microdata's ``itemprop`` (``comment``, ``text``,
+#: ``author``), and ``data-role`` / ``data-component`` / ``data-type`` of script-built pages.
+#: ARIA ``role`` is left out: its landmarks (``main``, ``navigation``) name page regions that
+#: hold a post's words and more.
+_NAMING_ATTRS = ("component", "itemprop", "data-role", "data-component", "data-type")
+#: A naming attribute's value that is a name (``post/content``, ``datePublished``), not a
+#: sentence or a URL.
+_ATTR_NAME_RE = re.compile(r"[A-Za-z][\w/-]{0,39}")
 _PROFILE_HREF_RE = re.compile(
     r"user|member|profile|space|uid=|u=\d|author|people|/u/|/users?/|home\.php", re.IGNORECASE
 )
@@ -322,8 +333,24 @@ def _stable_tokens(raw: str) -> tuple[str, ...]:
     )
 
 
-def _own_locator(el: HtmlElement) -> str | None:
-    """``tag.class`` (stable classes) or ``tag[id^="prefix"]`` for ``el``; ``None`` if neither."""
+def _named_attrs(el: HtmlElement) -> tuple[str, ...]:
+    """``[name="value"]`` of each naming attribute of ``el`` (:data:`_NAMING_ATTRS`) whose value
+    reads as a fixed name (:data:`_ATTR_NAME_RE`, no long number), for an element that has no
+    stable class and no numbered id: a post printed as ``<li component="post" class="">``
+    (NodeBB) or ``<div itemprop="text">`` is named by what it is, not how it looks. A class or
+    an id comes first, so sites that have one keep their locators."""
+    if _stable_classes(el) or _ID_PREFIX_RE.match(el.get("id") or ""):
+        return ()
+    return tuple(
+        f'[{name}="{value}"]'
+        for name in _NAMING_ATTRS
+        if (value := el.get(name)) and _ATTR_NAME_RE.fullmatch(value) and not _UNSTABLE_TOKEN_RE.search(value)
+    )
+
+
+def _own_locator(el: HtmlElement, attrs: bool = True) -> str | None:
+    """``tag.class`` (stable classes), ``tag[id^="prefix"]`` or, with ``attrs``,
+    ``tag[attr="name"]`` (:func:`_named_attrs`) for ``el``; ``None`` if none."""
     tag = el.tag
     if not isinstance(tag, str) or tag in {"html", "body"}:
         return None
@@ -333,7 +360,8 @@ def _own_locator(el: HtmlElement) -> str | None:
     m = _ID_PREFIX_RE.match(el.get("id") or "")
     if m:
         return f'{tag}[id^="{m.group(1)}"]'
-    return None
+    named = _named_attrs(el) if attrs else ()
+    return tag + "".join(named) if named else None
 
 
 def _path_locator(el: HtmlElement, steps: int = 3) -> str:
@@ -366,12 +394,13 @@ def _named_block(el: HtmlElement, max_climb: int) -> HtmlElement | None:
 
 
 def _keys(el: HtmlElement) -> list[str]:
-    """Vote keys of a named element: ``tag.token`` per stable class, ``tag[id^=…]``."""
+    """Vote keys of a named element: ``tag.token`` per stable class, ``tag[id^=…]``, else
+    ``tag[attr="name"]`` per naming attribute (:func:`_named_attrs`)."""
     keys = [f"{el.tag}.{c}" for c in _stable_classes(el)]
     m = _ID_PREFIX_RE.match(el.get("id") or "")
     if m:
         keys.append(f'{el.tag}[id^="{m.group(1)}"]')
-    return keys
+    return keys or [el.tag + a for a in _named_attrs(el)]
 
 
 def _generalise(elements: Counter[HtmlElement], share: float) -> str:
@@ -379,7 +408,8 @@ def _generalise(elements: Counter[HtmlElement], share: float) -> str:
 
     ``elements`` maps each element to its weight (votes); a class is kept when elements holding
     at least ``share`` of the weight carry it, so per-post classes (``odd``/``even``,
-    ``loop-item-3``) drop out while the template's classes stay.
+    ``loop-item-3``) drop out while the template's classes stay. Without a class or an id
+    prefix, the naming attributes (:func:`_named_attrs`) all of them carry.
     """
     tags = Counter()
     for el, w in elements.items():
@@ -389,17 +419,24 @@ def _generalise(elements: Counter[HtmlElement], share: float) -> str:
     total = sum(group.values())
     token_weight: Counter[str] = Counter()
     prefix_weight: Counter[str] = Counter()
+    attr_weight: Counter[str] = Counter()
     for el, w in group.items():
         token_weight.update({c: w for c in _stable_classes(el)})
         m = _ID_PREFIX_RE.match(el.get("id") or "")
         if m:
             prefix_weight[m.group(1)] += w
+        attr_weight.update({a: w for a in _named_attrs(el)})
     tokens = sorted(t for t, w in token_weight.items() if w >= share * total)
     if tokens:
         return tag + "".join(f".{t}" for t in tokens)
     prefixes = [p for p, w in prefix_weight.items() if w >= share * total]
     if prefixes:
         return f'{tag}[id^="{min(prefixes)}"]'
+    # Every element must carry a naming attribute: where they differ in one (a question's
+    # itemprop="mainEntity", its answers' "comment"), they are not one template's posts.
+    attrs = sorted(a for a, w in attr_weight.items() if w >= total)
+    if attrs:
+        return tag + "".join(attrs)
     paths = Counter()
     for el, w in group.items():
         paths[_path_locator(el, steps=2)] += w
@@ -450,7 +487,7 @@ def _relative_locators(el: HtmlElement, paths: dict[HtmlElement, str]) -> list[s
     """Candidate locations of ``el`` inside a container: its classes, and its tag path (see
     :func:`_relative_path`)."""
     path = _relative_path(el, paths)
-    own = _own_locator(el)
+    own = _own_locator(el, attrs=False)
     return [own, path] if own else [path]
 
 
@@ -836,6 +873,10 @@ def _learn_exclusions(
                 text = " ".join(el.text_content().split())
                 if len(text) < 10 or (quotes_only and not is_quote(el, text)):
                     continue
+                # A code block is the post's words even where posts repeat it (a config or a
+                # command pasted again): only a quote holding code is left out.
+                if _holds_code(el) and not is_quote(el, text):
+                    continue
                 tokens = set(tokenize(text, segment=segment))
                 repeats = bool(tokens and earlier and len(tokens & earlier) >= 0.8 * len(tokens))
                 # An attribution on a line of its own (a paragraph opening "Smith said:" is none).
@@ -850,6 +891,14 @@ def _learn_exclusions(
     default = set(DEFAULT_EXCLUDE)
     learned = sorted(loc for loc, n in votes.items() if n >= 2 and loc not in default)
     return learned, dict(votes.most_common(5))
+
+
+_CODE_XPATH = lxml.etree.XPath("boolean(descendant-or-self::*[self::pre or self::code])")
+
+
+def _holds_code(el: HtmlElement) -> bool:
+    """Whether ``el`` is or holds a code block (``pre`` or ``code``)."""
+    return bool(_CODE_XPATH(el))
 
 
 class KeywordScoringExtractor(Estimator):

@@ -694,16 +694,44 @@ def _time_of(el: HtmlElement | None, now: datetime, month_first: bool) -> tuple[
         carriers = [el] if any(el.get(attr) is not None for attr in _TIME_ATTRS) else []
     for attr_el in carriers:
         for attr in _TIME_ATTRS:
-            exact = read_time(attr_el.get(attr) or "", now=now, month_first=month_first)
+            value = attr_el.get(attr) or ""
+            exact = read_time(value, now=now, month_first=month_first)
+            if exact is not None and found is not None and found[1] and exact[1]:
+                exact = _agreeing(exact, found[1], value, now, month_first)
             if exact is not None:
                 published = exact[1] or (found[1] if found else None)
                 return published, found[0] if found else attr_el.get(attr)
     return (found[1], found[0]) if found else (None, None)
 
 
+#: Attribute values whose order of numbers is fixed (ISO 8601, epoch): nothing to agree on.
+_MACHINE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}|\d{9,13}$")
+
+
+def _agreeing(
+    exact: tuple[str, str | None], shown: str, value: str, now: datetime, month_first: bool
+) -> tuple[str, str | None]:
+    """The reading of an attribute's time (``exact`` of ``value``) that falls on the day the
+    element's text shows (``shown``, ISO): a page writing "Nov 4, 2026" over ``title="11-04-2026"``
+    writes its numeric dates month first, whatever the rule learned from texts that could not
+    tell (a relative or named-month text says nothing of the order)."""
+    if exact[1] is None or exact[1][:10] == shown[:10]:
+        return exact
+    other = read_time(value, now=now, month_first=not month_first)
+    return other if other is not None and other[1] and other[1][:10] == shown[:10] else exact
+
+
 def _attr_time(el: HtmlElement | None, attr: str, now: datetime, month_first: bool) -> tuple[str | None, str | None]:
-    """``(published, published_raw)`` from the attribute a rule names (epoch numbers too)."""
-    found = read_markup_time(el.get(attr) or "", now=now, month_first=month_first) if el is not None else None
+    """``(published, published_raw)`` from the attribute a rule names (epoch numbers too), read
+    on the day the element's text shows when that text is a time too (:func:`_agreeing`)."""
+    if el is None:
+        return None, None
+    value = el.get(attr) or ""
+    found = read_markup_time(value, now=now, month_first=month_first)
+    if found and found[1] and not _MACHINE_TIME.match(value):
+        shown = read_time(field_text(el), now=now, month_first=month_first)
+        if shown is not None and shown[1]:
+            found = _agreeing(found, shown[1], value, now, month_first)
     return (found[1], found[0]) if found else (None, None)
 
 
@@ -713,6 +741,20 @@ def _field_value(template: _Template, container: HtmlElement, selector: str, att
         return template.text(container, selector)
     found = template.find(container, selector)
     return " ".join((found.get(attr) or "").split())[:_MAX_FIELD_CHARS] if found is not None else ""
+
+
+def _links_only(bodies: Sequence[HtmlElement]) -> bool:
+    """Whether the text of ``bodies`` is all link text (and there is some).
+
+    A post container with no time where the site's posts have one, whose words are a link and
+    nothing else, is an ad printed in the post markup ("Sponsored": one link to the
+    advertiser), not a post: a reply that is only a link still has its time.
+    """
+    total = linked = 0
+    for body in bodies:
+        total += len("".join(body.text_content().split()))
+        linked += sum(len("".join(a.text_content().split())) for a in outermost(body.xpath(".//a"), "a"))
+    return total > 0 and linked >= total
 
 
 def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None) -> list[Post]:
@@ -751,7 +793,8 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
         groups, first = groups[1:], 2
     template = _Template()
     posts = []
-    for position, (container, parts, part_texts, quoted, places) in enumerate(groups, start=first):
+    position = first - 1
+    for container, parts, part_texts, quoted, places in groups:
         text = "\n\n".join(filter(None, part_texts))
         author = published = raw = None
         floor = None
@@ -767,6 +810,9 @@ def apply_rule(rule: KsfRule, document: Document, *, now: datetime | None = None
                 raw, published = read_time(header, now=now, month_first=rule.month_first) or (None, None)
             if rule.floor:
                 floor = parse_floor(_field_value(template, container, rule.floor, rule.floor_attr))
+            if rule.time and raw is None and _links_only(parts):
+                continue
+        position += 1
         posts.append(
             Post(
                 floor=floor if floor is not None else position,

@@ -295,14 +295,24 @@ _COPY_LABEL_RE = re.compile(
 )
 
 
+#: A code block's caption, an element of its own before the code: "Code:" (vBulletin, XenForo,
+#: a generated forum's "代码:"), phpBB's "Code: <a>Select all</a>". The engine's, not the post's.
+_CODE_CAPTION_RE = re.compile(
+    r"<(span|div|dt|p|strong|b|em|small|h4)\b[^>]*>[^\S\n]*(?:code|代码|代碼|quellcode|c[oó]digo)[^\S\n]*[:：]"
+    r"[^\S\n]*(?:<a\b[^>]*>[^<]{0,20}</a>[^\S\n]*)?</\1\s*>",
+    re.IGNORECASE,
+)
+
+
 def _code_blocks(markup: str) -> str:
     """``markup`` with its code blocks' delimiter-like lines marked (:data:`_CODE_MARK`) and
-    its copy buttons' labels taken out, when it holds code (else as it is)."""
+    its copy buttons' labels and code captions taken out, when it holds code (else as it is)."""
     if "<pre" not in markup and "<code" not in markup and "copy" not in markup and "复制" not in markup:
         return markup
-    markup = _CODE_BLOCK_RE.sub(
-        lambda block: _CODE_DELIMITER_RE.sub(rf"\1\2{_CODE_MARK}", block.group()), markup
-    )
+    if "<pre" in markup or "<code" in markup:
+        markup = _CODE_CAPTION_RE.sub("", _CODE_BLOCK_RE.sub(
+            lambda block: _CODE_DELIMITER_RE.sub(rf"\1\2{_CODE_MARK}", block.group()), markup
+        ))
     return _COPY_LABEL_RE.sub("", markup)
 
 

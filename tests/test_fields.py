@@ -23,6 +23,23 @@ def test_title_falls_back_to_the_longest_title_part():
     assert fields.title(None) is None
 
 
+def test_title_with_a_board_suffix_is_cut_at_the_breadcrumbs_last_item():
+    """"Thread - Board - Site" with only the site learned as an affix: the breadcrumb's last
+    item (a link, or the text after the last link) says where the thread title ends."""
+    linked = tree('<title>Fan noise - Hardware - Bench</title><div class="breadcrumbs"><a href="/">Bench</a>'
+                  ' › <a href="/f/2">Hardware</a> › <a href="/t/7">Fan noise</a></div><p>Fan noise</p>')
+    assert fields.title(linked, [" - Bench"]) == "Fan noise"
+    plain = tree('<title>Fan noise - Hardware - Bench</title><ol class="breadcrumb"><li><a href="/">Bench</a></li>'
+                 '<li><a href="/f/2">Hardware</a></li><li><span>Fan noise</span></li></ol>tail words')
+    assert fields.title(plain, [" - Bench"]) == "Fan noise"
+    assert fields.title(tree("<title>Fan noise - Hardware - Bench</title>"), [" - Bench"]) == "Fan noise - Hardware"
+    # An affix learned from a few titles that share an ending cuts no title short of its crumb.
+    shared = tree('<title>Lens vs flash – which one? - Bench</title><div class="breadcrumbs"><a href="/">Bench</a>'
+                  ' › <a href="/t/8">Lens vs flash – which one?</a></div>')
+    assert fields.title(shared, [" – which one? - Bench", " - Bench"]) == "Lens vs flash – which one?"
+    assert fields.title(shared) == "Lens vs flash – which one?"  # before any affix is learned
+
+
 def test_board_from_breadcrumb_without_home_and_title():
     html = (
         '<div id="pt"><a href="/">首页</a> › <a href="/f2">Linux 讨论区</a> › <a href="/f2/s">内核</a>'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -437,6 +438,65 @@ def test_a_copy_buttons_label_is_no_post_text() -> None:
         "<em onclick=\"copycode($('code0'));\">复制代码</em></div><p>Copy the file first.</p></div>"
     )
     assert own_text(el) == "Run this:\nmake install\nprint(1)\nCopy the file first."
+
+
+def _classless_thread(n: int, ad: bool = False) -> str:
+    """A NodeBB-like page: posts as ``<li component="post" class="">`` without a class to name
+    them, author and body by ``itemprop``, the time in ``data-timestamp``; with ``ad``, a
+    post-like ad (one sponsored link, no time) after the first post."""
+    words = ["kernel panic after the upgrade of the graphics driver", "roll back the package and pin it",
+             "the fan curve in the firmware settings fixed it", "swap the thermal paste first",
+             "check the power supply rails under load", "update the firmware from the vendor site"]
+    items = []
+    for i in range(n):
+        items.append(
+            f'<li component="post" class="" data-pid="{100 + i}" data-timestamp="{1709880000000 + i * 3600000}" '
+            f'itemprop="comment"><div class=""><span itemprop="author"><a href="/user/u{i % 3}">u{i % 3}</a></span>'
+            f'</div><div class="" component="post/content" itemprop="text"><p>{words[i % len(words)]} '
+            f'number {i} with more words about it</p></div></li>'
+        )
+        if ad and i == 0:
+            items.append('<li component="post" class="" data-pid="0" itemprop="comment"><div class="">'
+                         '<strong>Sponsored</strong></div><div class="" component="post/content" itemprop="text">'
+                         '<p><a href="https://ads.example.net/c" rel="sponsored">Save 20% on every drive this '
+                         'week at ShopMart</a></p></div></li>')
+    return f'<html><body><div class="nav">Home</div><ul component="topic" class="posts">{"".join(items)}</ul></body></html>'
+
+
+def test_posts_without_a_class_are_found_by_their_attributes() -> None:
+    pages = [Document.from_text(_classless_thread(4 + k), f"http://nb.test/topic/{k}") for k in range(4)]
+    rule = KeywordScoringExtractor().fit(pages).rule_
+    assert (rule.body, rule.container) == ('div[component="post/content"][itemprop="text"]',
+                                           'li[component="post"][itemprop="comment"]')
+    found = apply_rule(rule, Document.from_text(_classless_thread(5, ad=True), "http://nb.test/topic/9"), now=NOW)
+    assert [p.author for p in found] == ["u0", "u1", "u2", "u0", "u1"]
+    assert [p.floor for p in found] == [1, 2, 3, 4, 5]
+    assert found[0].published == "2024-03-08T06:40:00+00:00"
+
+
+def test_a_numeric_date_in_an_attribute_falls_on_the_day_its_text_shows() -> None:
+    """``title="11-04-2026, 05:26 AM"`` over "Nov 4, 2026", on a site whose rule says day
+    first (its texts could not tell): read month first, the day the text shows."""
+    pages = [Document.from_text(_classless_thread(4 + k), f"http://nb.test/topic/{k}") for k in range(3)]
+    rule = dataclasses.replace(KeywordScoringExtractor().fit(pages).rule_, time="span.dt", month_first=False)
+    html = _classless_thread(2).replace(
+        '<span itemprop="author">', '<span class="dt" title="11-04-2026, 05:26 AM">Nov 4, 2026</span><span itemprop="author">'
+    )
+    for place in (None, "title"):  # the element's text, or its title attribute, is the rule's place
+        found = apply_rule(dataclasses.replace(rule, time_attr=place), Document.from_text(html, "http://nb.test/topic/8"),
+                           now=NOW)
+        assert [p.published for p in found] == ["2026-11-04T05:26:00"] * 2, place
+
+
+def test_a_code_blocks_caption_is_no_post_text() -> None:
+    """The engine's caption over a code block ("Code:", phpBB's "Code: Select all") goes with
+    the copy labels; a paragraph of the post that opens with "Code:" stays."""
+    el = lxml.html.fromstring(
+        "<div><p>Code: mine, as promised</p><div class='codebox'><p>Code: <a href='#'>Select all</a></p>"
+        "<pre><code>make</code></pre></div><div class='codebox'><div class='code-header'><span>代码:</span>"
+        "<button type='button'>复制代码</button></div><pre><code>ls\n-----\nok</code></pre></div></div>"
+    )
+    assert own_text(el) == "Code: mine, as promised\nmake\nls\n-----\nok"
 
 
 def test_a_quotes_attribution_goes_with_the_quote() -> None:
