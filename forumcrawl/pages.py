@@ -59,7 +59,7 @@ from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, declares_thread, load_kinds, page_signals
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, single_posts
 from forumcrawl.extractors.ksf_apply import RepeatedPosts, later_page
-from forumcrawl.extractors.metadata import article_metadata
+from forumcrawl.extractors.metadata import article_metadata, without_labels
 from forumcrawl.extractors.navigation import ThreadIdentity
 from forumcrawl.extractors.text import language
 from forumcrawl.items import Article, ForumThread, Post
@@ -721,7 +721,7 @@ def article_item(doc: Document, extraction: Extraction, *, now: datetime | None 
         author=meta.author or (first.author if first else None),
         published=_published(raw_date, now),
         published_raw=raw_date,
-        text=extraction.text,
+        text=without_labels(extraction.text),
         language=language(extraction.text),
         method=extraction.method,
         rule_id=extraction.rule_id,

@@ -9,8 +9,8 @@ import sys
 from datetime import datetime, timezone
 
 from forumcrawl.document import Document
-from forumcrawl.extractors.metadata import ArticleMeta, article_metadata
-from forumcrawl.offline import extract_bytes
+from forumcrawl.extractors.metadata import ArticleMeta, article_metadata, without_labels
+from forumcrawl.offline import ExtractOptions, extract_bytes
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 PROSE = "<p>" + "The harbour stayed closed for a second day while crews cleared the wreck. " * 8 + "</p>"
@@ -112,3 +112,15 @@ def test_forumcrawl_extract_writes_the_fields(tmp_path):
     record = json.loads(out.read_text(encoding="utf-8"))
     assert (record["title"], record["author"]) == ("Storm closes harbour", "Ann Reporter and Bo Lee")
     assert record["published"].startswith("2024-05-01")
+
+
+def test_meta_rows_labels_left_without_their_values_leave_the_text():
+    text = "Storm closes harbour\nPosted by:\nShare\nBy the end of the day the crews had cleared it.\nCategories"
+    assert without_labels(text) == "Storm closes harbour\nBy the end of the day the crews had cleared it."
+    page = (
+        "<html><body><h1>Storm closes harbour</h1>" + PROSE + "<div class='meta'><p>Posted by:</p>"
+        "<p><a href='/u/ann'>Ann</a></p><p>Categories:</p><p><a href='/c/news'>News</a></p></div></body></html>"
+    )
+    record = extract_bytes(page.encode(), page_id="storm", options=ExtractOptions(kind="article"), now=NOW)
+    assert "crews cleared the wreck" in record["text"] and "Ann" in record["text"]
+    assert not any(line.strip() in {"Posted by:", "Categories:"} for line in record["text"].split("\n"))
