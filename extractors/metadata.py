@@ -249,12 +249,13 @@ def _from_markup(lines: PageLines) -> dict[str, str | None]:
         # Most are ``<link rel>`` and ``<a rel>``: an attribute read costs a microsecond, so
         # each element is asked only what its tag may hold.
         tag = element.tag
+        if tag == "link":  # a <link rel=author> names no one: its text is empty
+            continue
         slots = []
-        if tag != "link":
-            props = element.get("itemprop")
-            if props is not None:
-                slots = [name for prop in props.split() if (name := _PROPS.get(prop)) and found[name] is None]
-        if tag == "a" or tag == "link":
+        props = element.get("itemprop")
+        if props is not None:
+            slots = [name for prop in props.split() if (name := _PROPS.get(prop)) and found[name] is None]
+        if tag == "a":
             rel = element.get("rel")
             if rel is not None and found["rel"] is None and "author" in rel.split():
                 slots.append("rel")
