@@ -3,7 +3,8 @@
 For each folder of the data root that has a ``gold.jsonl``: our predictions come from running
 ``forumcrawl extract <folder>/pages -o ours.jsonl`` as a separate process, trafilatura's from
 ``peers.py``; both are scored by :func:`forumcrawl.evaluation.evaluate`. Prints a Markdown table
-and writes every report as JSON::
+and a second of the title, author and date of the article pages, and writes every report as
+JSON::
 
     python benchmarks/accuracy.py                         # ../shared/data, all folders
     python benchmarks/accuracy.py --folders cwced-zh --work /tmp/acc --reuse
@@ -99,6 +100,26 @@ def table_row(folder: str, system: str, report: EvalReport, seconds: float | Non
     return "| " + " | ".join(cells) + " |"
 
 
+def fields_row(folder: str, system: str, report: EvalReport) -> str | None:
+    """One Markdown row of the fields scored on the folder's article pages: title and author
+    (exact after whitespace and case folding), date (the gold's day in the predicted time), each
+    with the number of pages whose gold has it; None when the gold has none of them."""
+    article = report.by("kind").get("article")
+    if article is None:
+        return None
+    metrics = article.metrics
+    names = ("title", "author", "date")
+    if not any(metrics[name].n for name in names):
+        return None
+    cells = [folder, system, *(f"{_cell(metrics[n].mean)} ({metrics[n].n})" if metrics[n].n else "—" for n in names)]
+    return "| " + " | ".join(cells) + " |"
+
+
+FIELDS_HEADER = (
+    "| folder | system | title (pages) | author (pages) | date (pages) |\n"
+    "|---|---|---:|---:|---:|"
+)
+
 TABLE_HEADER = (
     "| folder | system | pages | missing | text P | text R | text F1 | F1 median "
     "| posts P | posts R | snippets F1 | non-content exported | seconds |\n"
@@ -140,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         work = args.work or Path(tmp)
         results: dict[str, dict[str, Any]] = {}
         rows: list[str] = []
+        field_rows: list[str] = []
         for folder in folders:
             results[folder.name] = {}
             for system in systems:
@@ -158,10 +180,16 @@ def main(argv: list[str] | None = None) -> int:
                 report = evaluate(folder, path, with_quotes=folder.name in QUOTED_POSTS)
                 results[folder.name][system] = {"seconds": seconds, **report.to_dict()}
                 rows.append(table_row(folder.name, system, report, seconds))
+                if (row := fields_row(folder.name, system, report)) is not None:
+                    field_rows.append(row)
                 print(f"{folder.name} / {system}: scored", file=sys.stderr)
 
         print(TABLE_HEADER)
         print("\n".join(rows))
+        if field_rows:
+            print("\nFields of the article pages\n")
+            print(FIELDS_HEADER)
+            print("\n".join(field_rows))
         if args.holdout:
             print("\nLeave one folder out (benchmarks/holdout.py): text F1 of the cascade's choices fit on")
             print("the other folders (held-apart) and on every folder (tuned-on)\n")

@@ -1,14 +1,14 @@
-"""Page-level fields that every extraction method shares: title, breadcrumb, page number, metadata.
+"""Page-level fields that every extraction method shares: title, breadcrumb, page number, links.
 
-These read standard places (``<h1>``, ``<title>``, breadcrumb navigation, Open Graph / schema.org
-``<meta>``, the URL's page parameter) and are cheap XPath calls on the already parsed tree.
+These read standard places (``<h1>``, ``<title>``, breadcrumb navigation, ``og:title``, the URL's
+page parameter) and are cheap calls on the already parsed tree. An article's title, author and
+times are :mod:`~forumcrawl.extractors.metadata`'s.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit
 
 import lxml.etree
@@ -17,11 +17,9 @@ import lxml.html
 from forumcrawl.extractors.cx import PageLines
 
 __all__ = [
-    "PageMeta",
     "anchors",
     "board",
     "page_links",
-    "page_meta",
     "page_number",
     "title",
     "title_affixes",
@@ -55,29 +53,6 @@ _CRUMB_ITEMTYPES = ("https://schema.org/BreadcrumbList", "http://schema.org/Brea
 _CRUMB_CASE = str.maketrans("BREADCRUMB", "breadcrumb")
 _HOME_PATH = re.compile(r"(?:\.{0,2}/)*(?:(?:index|forum|default|home|portal)\.(?:php|html?|aspx?|jsp))?/?", re.I)
 _HOME_WORDS = frozenset({"home", "index", "首页", "论坛", "forum", "forums", "board index", "主页"})
-#: ``<meta>`` keys (name, property or itemprop, lower case) naming the author, most telling first.
-_AUTHOR_KEYS = ("author", "article:author", "byl", "dc.creator", "parsely-author", "sailthru.author")
-#: ``<meta>`` keys giving the publication time, most telling first.
-_DATE_KEYS = (
-    "article:published_time",
-    "datepublished",
-    "pubdate",
-    "publishdate",
-    "date",
-    "dc.date",
-    "dc.date.issued",
-    "parsely-pub-date",
-    "sailthru.date",
-)
-#: The ``<meta>`` keys :func:`page_meta` reads: a page's other meta contents (50-100 on a news
-#: page) are never cleaned.
-_META_KEYS = frozenset(_AUTHOR_KEYS + _DATE_KEYS)
-#: In-body markup of author and time, read in one walk.
-#: The attributes that may name a body element's author or time, in document order: a scan
-#: for attributes costs a third of one for elements tested by attribute value.
-_BODY_META_ATTRS = lxml.etree.XPath("//time/@datetime | //@itemprop | //@rel")
-
-
 def _clean(text: str) -> str:
     return " ".join(text.split())
 
@@ -320,59 +295,6 @@ def page_number(url: str) -> int:
         if found:
             return max(int(found.group(1)), 1)
     return 1
-
-
-@dataclass(frozen=True)
-class PageMeta:
-    """Author and publication time as a page's metadata states them."""
-
-    author: str | None = None
-    published: str | None = None
-
-
-def _body_meta(tree: lxml.html.HtmlElement, lines: PageLines | None) -> list[lxml.html.HtmlElement]:
-    """Elements in the body that state a time or an author: ``<time datetime>``,
-    ``itemprop="datePublished"`` or ``"author"``, ``rel="author"``, in document order (the
-    lines' walk gathered every element with such an attribute)."""
-    if lines is not None:
-        found: Iterable[lxml.html.HtmlElement] = lines.marked
-    else:
-        found = dict.fromkeys(value.getparent() for value in _BODY_META_ATTRS(tree))
-    return [
-        el
-        for el in found
-        if (el.tag == "time" and el.get("datetime") is not None)
-        or el.get("itemprop") in ("datePublished", "author")
-        or el.get("rel") == "author"
-    ]
-
-
-def page_meta(tree: lxml.html.HtmlElement | None, lines: PageLines | None = None) -> PageMeta:
-    """Author and publication time from ``<meta>`` (Open Graph, Dublin Core, schema.org), then
-    in-body markup (``<time datetime>``, ``itemprop``, ``rel=author``); one walk for each, or
-    none when ``lines``, the page's CX lines, were cut (their walk gathered both)."""
-    if tree is None:
-        return PageMeta()
-    metas: dict[str, str] = {}
-    for meta in lines.elements["meta"] if lines is not None else tree.iter("meta"):
-        key = (meta.get("name") or meta.get("property") or meta.get("itemprop") or "").lower()
-        if key not in _META_KEYS or key in metas:
-            continue
-        content = _clean(meta.get("content") or "")
-        if content:
-            metas[key] = content
-    author = next((metas[k] for k in _AUTHOR_KEYS if k in metas), None)
-    published = next((metas[k] for k in _DATE_KEYS if k in metas), None)
-    if author is None or published is None:
-        for el in _body_meta(tree, lines):
-            if published is None and (el.tag == "time" or el.get("itemprop") == "datePublished"):
-                published = _clean(el.get("datetime") or el.get("content") or "") or None
-            elif author is None and (el.get("itemprop") == "author" or el.get("rel") == "author"):
-                names = el.xpath(".//*[@itemprop='name']")
-                author = _clean((names[0] if names else el).text_content()) or None
-    if author and author.lower().startswith("by "):
-        author = author[3:].strip() or None
-    return PageMeta(author=author, published=published)
 
 
 def anchors(tree: lxml.html.HtmlElement | None, base_url: str) -> Iterator[tuple[lxml.html.HtmlElement, str]]:

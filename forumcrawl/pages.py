@@ -59,6 +59,7 @@ from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, declares_thread, load_kinds, page_signals
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, single_posts
 from forumcrawl.extractors.ksf_apply import RepeatedPosts, later_page
+from forumcrawl.extractors.metadata import article_metadata, without_labels
 from forumcrawl.extractors.navigation import ThreadIdentity
 from forumcrawl.extractors.text import language
 from forumcrawl.items import Article, ForumThread, Post
@@ -702,21 +703,25 @@ def thread_item(doc: Document, extraction: Extraction, *, now: datetime | None =
 
 
 def article_item(doc: Document, extraction: Extraction, *, now: datetime | None = None) -> Article:
-    """An :class:`Article` from a page and what the cascade extracted from it."""
+    """An :class:`Article` from a page and what the cascade extracted from it: title, author and
+    times from what the page marks and shows (:func:`~forumcrawl.extractors.metadata.article_metadata`),
+    the first post's where it marks none; a site's learned title affixes, when it has them, still
+    cut its ``<title>``."""
     now = now or datetime.now(timezone.utc)
     tree = doc.tree
     first = extraction.posts[0] if extraction.posts else None
-    lines = known_lines(doc)
-    meta = fields.page_meta(tree, lines)
+    lines = document_lines(doc) if tree is not None else None
+    meta = article_metadata(tree, lines, now=now)
     raw_date = meta.published or (first.published_raw if first else None)
+    title = fields.title(tree, extraction.title_affixes, lines) if extraction.title_affixes else meta.title
     return Article(
         url=doc.url,
         site=doc.site or None,
-        title=fields.title(tree, extraction.title_affixes, lines) or doc.title or None,
+        title=title or doc.title or None,
         author=meta.author or (first.author if first else None),
         published=_published(raw_date, now),
         published_raw=raw_date,
-        text=extraction.text,
+        text=without_labels(extraction.text),
         language=language(extraction.text),
         method=extraction.method,
         rule_id=extraction.rule_id,

@@ -1,12 +1,15 @@
-"""Page-level fields: title, breadcrumb, page number, metadata, links."""
+"""Page-level fields: title, breadcrumb, page number, links."""
 
 from __future__ import annotations
+
+from datetime import datetime, timezone
 
 import pytest
 
 from forumcrawl.document import Document
 from forumcrawl.extractors import fields
 from forumcrawl.extractors.cx import page_lines
+from forumcrawl.extractors.metadata import article_metadata
 
 
 def tree(html: str):
@@ -76,24 +79,6 @@ def test_page_number_from_url(url, page):
     assert fields.page_number(url) == page
 
 
-def test_metadata_author_and_date():
-    t = tree(
-        '<meta name="author" content="By Jane Roe">'
-        '<meta property="article:published_time" content="2024-03-05T14:02:00+08:00">'
-    )
-    assert fields.page_meta(t) == fields.PageMeta("Jane Roe", "2024-03-05T14:02:00+08:00")
-    assert fields.page_meta(tree("<p>x</p>")) == fields.PageMeta()
-    assert fields.page_meta(None) == fields.PageMeta()
-
-
-def test_in_body_metadata_when_meta_tags_are_missing():
-    t = tree(
-        '<p class="byline"><span itemprop="author"><a itemprop="name">李雷</a></span>'
-        '<time datetime="2023-11-02T08:00:00Z">2 Nov</time></p>'
-    )
-    assert fields.page_meta(t) == fields.PageMeta("李雷", "2023-11-02T08:00:00Z")
-
-
 @pytest.mark.parametrize(
     "html",
     [
@@ -107,13 +92,15 @@ def test_in_body_metadata_when_meta_tags_are_missing():
     ],
 )
 def test_fields_from_the_lines_walk_equal_the_tree_scans(html):
-    """Title and metadata read from what the CX lines' walk gathered are those the scans of the
-    tree find, with and without a site's title affixes and markup after ``</html>``."""
+    """Title and an article's metadata read from what the CX lines' walk gathered are those the
+    scans of the tree find, with and without a site's title affixes and markup after
+    ``</html>``."""
     t = tree(html)
     lines = page_lines(t)
     for affixes in (None, [" - Forum"]):
         assert fields.title(t, affixes, lines) == fields.title(t, affixes)
-    assert fields.page_meta(t, lines) == fields.page_meta(t)
+    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    assert article_metadata(t, lines, now=now) == article_metadata(t, now=now)
 
 
 def test_page_links_are_absolute_unique_and_skip_non_http():

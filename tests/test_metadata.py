@@ -1,0 +1,126 @@
+"""An article's title, author and dates from what its page marks and shows, through
+``article_metadata``, the single-page cascade (``extract_bytes``) and ``forumcrawl extract``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import datetime, timezone
+
+from forumcrawl.document import Document
+from forumcrawl.extractors.metadata import ArticleMeta, article_metadata, without_labels
+from forumcrawl.offline import ExtractOptions, extract_bytes
+
+NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+PROSE = "<p>" + "The harbour stayed closed for a second day while crews cleared the wreck. " * 8 + "</p>"
+
+
+def tree(html: str):
+    return Document.from_text(html, "http://news.test/a").tree
+
+
+def test_author_and_date_from_meta_tags():
+    t = tree(
+        '<meta name="author" content="By Jane Roe">'
+        '<meta property="article:published_time" content="2024-03-05T14:02:00+08:00">'
+    )
+    meta = article_metadata(t, now=NOW)
+    assert (meta.author, meta.published) == ("Jane Roe", "2024-03-05T14:02:00+08:00")
+    assert article_metadata(tree("<p>x</p>"), now=NOW) == ArticleMeta()
+    assert article_metadata(None) == ArticleMeta()
+
+
+def test_in_body_microdata_when_meta_tags_are_missing():
+    t = tree(
+        '<p class="byline"><span itemprop="author"><a itemprop="name">李雷</a></span>'
+        '<time datetime="2023-11-02T08:00:00Z">2 Nov</time></p>'
+    )
+    meta = article_metadata(t, now=NOW)
+    assert (meta.author, meta.published) == ("李雷", "2023-11-02T08:00:00Z")
+
+
+def test_the_shown_headline_not_the_site_s_logo_nor_the_title_s_suffix():
+    t = tree(
+        "<html><head><title>Storm closes the harbour for a second day | Coast Gazette</title>"
+        '<meta property="og:title" content="Storm closes the harbour for a second day | Coast Gazette">'
+        "</head><body><header><h1>Coast Gazette</h1></header><article><h1>Storm closes the harbour for a second day,"
+        " crews say</h1>" + PROSE + "</article>"
+    )
+    assert article_metadata(t, now=NOW).title == "Storm closes the harbour for a second day, crews say"
+    no_heading = tree(
+        '<meta property="og:title" content="Storm closes the harbour | Coast Gazette">'
+        '<meta property="og:site_name" content="Coast Gazette"><h1>Coast Gazette</h1>' + PROSE
+    )
+    assert article_metadata(no_heading, now=NOW).title == "Storm closes the harbour"
+
+
+def test_byline_label_alone_on_its_line_and_the_name_as_the_byline_writes_it():
+    t = tree(
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Storm closes harbour",'
+        ' "author": {"@type": "Person", "name": "Ann Reporter"}}</script>'
+        "<h1>Storm closes harbour</h1><div><p>Written by</p><p>Dr. Ann Reporter</p></div>" + PROSE
+    )
+    assert article_metadata(t, now=NOW).author == "Dr. Ann Reporter"
+    unmarked = tree("<h1>Storm closes harbour</h1><p>By Ann Reporter | 5 min read</p>" + PROSE)
+    assert article_metadata(unmarked, now=NOW).author == "Ann Reporter"
+    sentence = tree("<h1>Storm closes harbour</h1><p>By the end of 2024 the harbour had closed twice.</p>" + PROSE)
+    assert article_metadata(sentence, now=NOW).author is None
+
+
+def test_the_date_shown_by_the_headline_picks_the_marked_change_over_the_first_publication():
+    marks = (
+        '<meta property="article:published_time" content="2024-01-10T08:00:00Z">'
+        '<meta property="article:modified_time" content="2025-08-19T13:25:59Z">'
+    )
+    shown_change = tree(marks + "<h1>Storm closes harbour</h1><p>Updated August 19, 2025</p>" + PROSE)
+    assert article_metadata(shown_change, now=NOW).published == "2025-08-19T13:25:59Z"
+    nothing_shown = tree(marks + "<h1>Storm closes harbour</h1>" + PROSE)
+    assert article_metadata(nothing_shown, now=NOW).published == "2024-01-10T08:00:00Z"
+    unmarked = tree("<h1>Storm closes harbour</h1><p>March 27, 2024 - 4 min read</p>" + PROSE)
+    assert article_metadata(unmarked, now=NOW).published == "March 27, 2024"
+
+
+ARTICLE = (
+    "<html><head><title>Storm closes harbour - Coast Gazette</title>"
+    '<script type="application/ld+json">{"@context": "https://schema.org", "@graph": ['
+    '{"@type": "WebSite", "name": "Coast Gazette"},'
+    '{"@type": "WebPage", "datePublished": "2024-05-01T08:30:00+02:00",'
+    ' "author": {"@type": "Person", "name": "Ann Reporter"}}]}</script></head>'
+    "<body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav><h1>Storm closes harbour</h1>"
+    "<p>By Ann Reporter and Bo Lee</p>" + PROSE + "</body></html>"
+)
+
+
+def test_single_page_cascade_reports_the_fields_of_a_page_s_marks_and_byline():
+    record = extract_bytes(ARTICLE.encode(), page_id="storm", now=NOW)
+    assert record["kind"] == "article"
+    assert (record["title"], record["author"]) == ("Storm closes harbour", "Ann Reporter and Bo Lee")
+    assert record["published"].startswith("2024-05-01T08:30")
+
+
+def test_forumcrawl_extract_writes_the_fields(tmp_path):
+    (tmp_path / "storm.html").write_text(ARTICLE, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "forumcrawl.cli", "extract", str(tmp_path / "storm.html"), "-o", str(out), "-j", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert (record["title"], record["author"]) == ("Storm closes harbour", "Ann Reporter and Bo Lee")
+    assert record["published"].startswith("2024-05-01")
+
+
+def test_meta_rows_labels_left_without_their_values_leave_the_text():
+    text = "Storm closes harbour\nPosted by:\nShare\nBy the end of the day the crews had cleared it.\nCategories"
+    assert without_labels(text) == "Storm closes harbour\nBy the end of the day the crews had cleared it."
+    page = (
+        "<html><body><h1>Storm closes harbour</h1>" + PROSE + "<div class='meta'><p>Posted by:</p>"
+        "<p><a href='/u/ann'>Ann</a></p><p>Categories:</p><p><a href='/c/news'>News</a></p></div></body></html>"
+    )
+    record = extract_bytes(page.encode(), page_id="storm", options=ExtractOptions(kind="article"), now=NOW)
+    assert "crews cleared the wreck" in record["text"] and "Ann" in record["text"]
+    assert not any(line.strip() in {"Posted by:", "Categories:"} for line in record["text"].split("\n"))
