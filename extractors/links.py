@@ -3,8 +3,11 @@
 Before USC has a sample of a new site, the crawler still has to choose which links to follow
 first. Every ``<a href>`` becomes a :class:`LinkRecord`; :class:`LinkFeaturizer` turns records into
 the paper's features (URL, anchor text and the tag-path structure of the page) and an SVM separates
-information links from navigation (seed 002 §1; DESIGN.md §6). The shipped model is data
-(``models/links.json``), rebuilt into a pipeline by :func:`load_link_model`.
+information links from navigation (seed 002 §1; DESIGN.md §6). Navigation is split in two: links
+to list pages (boards and other lists of threads), which lead to posts one fetch later, and the
+rest (log in, register, profiles, search), which do not; the paper's two classes scored a board
+like "Register". The shipped model is data (``models/links.json``), rebuilt into a pipeline by
+:func:`load_link_model`.
 """
 
 from __future__ import annotations
@@ -31,10 +34,15 @@ from forumcrawl.document import Document, site_of
 from forumcrawl.extractors.fields import anchors
 
 __all__ = [
+    "LIST",
+    "OTHER",
+    "THREAD",
     "DEFAULT_ACTION_WORDS",
     "DEFAULT_KEYWORDS",
+    "DEFAULT_LIST_WORDS",
     "FEATURE_NAMES",
     "LinkFeaturizer",
+    "is_action_url",
     "LinkRecord",
     "link_records",
     "load_link_model",
@@ -44,8 +52,16 @@ __all__ = [
     "path_similarity",
     "structure_parts",
     "text_width",
+    "thread_and_list_probabilities",
     "url_pattern",
 ]
+
+#: Classes of a link, by its target: a page of none of the others (log in, a profile, search) …
+OTHER = 0
+#: … a thread page (the paper's information link; 1 as in the paper's two-class models) …
+THREAD = 1
+#: … or a list page: a board, a board's next page or another page listing threads.
+LIST = 2
 
 #: URL words of post and article pages (paper §1.2.1: bbs, thread, blog, club) plus the
 #: engine-specific ones of Discuz (viewthread, tid), phpBB (viewtopic, t), vBulletin/IPB
@@ -101,12 +117,34 @@ DEFAULT_ACTION_WORDS = (
     "users",
 )
 
+#: URL words of list pages: boards and categories of Discuz (forumdisplay, fid), phpBB
+#: (viewforum, f), vBulletin, XenForo and Discourse (forums, c), and "latest" lists. A URL with a
+#: keyword or an action word is not counted: ``forum.php?mod=viewthread`` is a thread.
+DEFAULT_LIST_WORDS = (
+    "board",
+    "boards",
+    "c",
+    "categories",
+    "category",
+    "f",
+    "fid",
+    "forum",
+    "forumdisplay",
+    "forums",
+    "latest",
+    "list",
+    "section",
+    "subforum",
+    "viewforum",
+)
+
 #: Column names of :meth:`LinkFeaturizer.transform`, in order.
 FEATURE_NAMES = (
     "same_site",
     "url_date",
     "url_keyword",
     "url_action",
+    "url_list_word",
     "url_depth",
     "query_params",
     "numeric_id",
@@ -126,6 +164,7 @@ _WORD_RE = re.compile(r"[a-z]+")
 _DIGITS_RE = re.compile(r"\d+")
 _SPACE_RE = re.compile(r"\s+")
 _ACTION_WORDS = frozenset(DEFAULT_ACTION_WORDS)
+_LIST_WORDS = frozenset(DEFAULT_LIST_WORDS)
 #: A path segment of this many words or more is a title slug (``how-do-i-search-files-292``):
 #: its words are the post's, not the URL's, so they say nothing of the link's kind.
 _SLUG_WORDS = 4
@@ -353,7 +392,8 @@ class LinkFeaturizer(TransformerMixin, BaseEstimator):
     carries ``tid=`` too), and ``pattern_anchor_length`` gives an icon or arrow link with no text
     the anchor width of the widest link sharing its :func:`url_pattern` on the page (a
     ``?post=`` arrow takes that of the "Re: <title>" links of the same pattern), so that empty
-    anchors of post links do not read as navigation.
+    anchors of post links do not read as navigation; ``url_list_word`` marks the URL words of
+    boards (:data:`DEFAULT_LIST_WORDS`), which the list class needs.
 
     Parameters
     ----------
@@ -417,13 +457,14 @@ class LinkFeaturizer(TransformerMixin, BaseEstimator):
         query = parse_qsl(parts.query, keep_blank_values=True)
         last = path.rstrip("/").rsplit("/", 1)[-1]
         tokens = _url_words(path, query)
-        id_keys = {k.lower() for k, v in query if v.isdigit()}
-        action = bool((tokens - id_keys) & _ACTION_WORDS)
+        action = _has_action_word(tokens, query)
+        keyword = bool(tokens & words) and not action
         row = [
             float(site_of(record.href) == site_of(record.base_url)),
             float(bool(_DATE_RE.search(parts.path + "?" + parts.query))),
-            float(bool(tokens & words) and not action),
+            float(keyword),
             float(action),
+            float(bool(tokens & _LIST_WORDS) and not keyword and not action),
             float(len([s for s in path.split("/") if s])),
             float(len(query)),
             float(bool(_DIGITS_RE.search(last)) or any(v.isdigit() for _, v in query)),
@@ -437,6 +478,19 @@ class LinkFeaturizer(TransformerMixin, BaseEstimator):
                 record.group_size / max(record.n_links, 1),
             ]
         return row
+
+
+def is_action_url(href: str) -> bool:
+    """Whether the URL's own words hold an action word (:data:`DEFAULT_ACTION_WORDS`: log in,
+    reply, a profile, search …); the key of a numeric id (``?post=3169``) does not count."""
+    parts = urlsplit(href)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    return _has_action_word(_url_words(parts.path.lower(), query), query)
+
+
+def _has_action_word(tokens: set[str], query: list[tuple[str, str]]) -> bool:
+    id_keys = {k.lower() for k, v in query if v.isdigit()}
+    return bool((tokens - id_keys) & _ACTION_WORDS)
 
 
 def _url_words(path: str, query: list[tuple[str, str]]) -> set[str]:
@@ -510,12 +564,22 @@ _SVC_ARRAYS = (
 _INT_ARRAYS = frozenset({"support_", "_n_support"})
 
 
+def thread_and_list_probabilities(model: Pipeline, records: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Per record, the probabilities that its link leads to a thread page and to a list page
+    (0 from a model trained on two classes, as ``make_link_classifier`` allows)."""
+    proba = model.predict_proba(list(records))
+    classes = list(model.classes_)
+    lists = proba[:, classes.index(LIST)] if LIST in classes else np.zeros(len(proba))
+    return proba[:, classes.index(THREAD)], lists
+
+
 def model_to_dict(pipeline: Pipeline) -> dict[str, Any]:
-    """The fitted pipeline as JSON-able data: parameters, scaler, SVC arrays and Platt sigmoid."""
+    """The fitted pipeline as JSON-able data: parameters, scaler, SVC arrays and Platt sigmoids
+    (one for two classes, one per class otherwise)."""
     features, scale, calibrated = (pipeline.named_steps[k] for k in ("features", "scale", "svm"))
     check_is_fitted(calibrated)
     (fitted,) = calibrated.calibrated_classifiers_
-    svm, (sigmoid,) = fitted.estimator, fitted.calibrators
+    svm = fitted.estimator
     return {
         "features": {**features.get_params(), "names": list(features.feature_names_out_)},
         "scale": {"mean": scale.mean_.tolist(), "scale": scale.scale_.tolist()},
@@ -525,7 +589,7 @@ def model_to_dict(pipeline: Pipeline) -> dict[str, Any]:
             "fit_status": int(svm.fit_status_),
             **{name.strip("_"): np.asarray(getattr(svm, name)).tolist() for name in _SVC_ARRAYS},
         },
-        "sigmoid": {"a": float(sigmoid.a_), "b": float(sigmoid.b_)},
+        "sigmoids": [{"a": float(c.a_), "b": float(c.b_)} for c in fitted.calibrators],
     }
 
 
@@ -558,13 +622,16 @@ def model_from_dict(data: dict[str, Any]) -> Pipeline:
     scale.n_features_in_ = len(scale.mean_)
     scale.n_samples_seen_ = 1
     svm = _svc_from_dict(data["svm"])
-    sigmoid = _SigmoidCalibration()
-    sigmoid.a_, sigmoid.b_ = data["sigmoid"]["a"], data["sigmoid"]["b"]
+    sigmoids = []
+    for stored in data["sigmoids"]:
+        sigmoid = _SigmoidCalibration()
+        sigmoid.a_, sigmoid.b_ = stored["a"], stored["b"]
+        sigmoids.append(sigmoid)
     calibrated = CalibratedClassifierCV(
         SVC(**data["svm"]["params"]), method="sigmoid", ensemble=False
     )
     calibrated.calibrated_classifiers_ = [
-        _CalibratedClassifier(svm, [sigmoid], classes=svm.classes_, method="sigmoid")
+        _CalibratedClassifier(svm, sigmoids, classes=svm.classes_, method="sigmoid")
     ]
     calibrated.classes_ = svm.classes_
     calibrated.n_features_in_ = svm.n_features_in_

@@ -40,8 +40,8 @@ FORUMCRAWL_MAX_PAGE_BYTES: int = 20 * 1024 * 1024
 FORUMCRAWL_LINK_SCORING_ENABLED: bool = True
 #: Path of a ``links.json`` model (``forumcrawl train links --out DIR``); empty: the shipped model.
 FORUMCRAWL_LINK_MODEL: str = ""
-#: Drop links below this information-link probability before the URL rule exists; 0 keeps all
-#: (list pages are navigation, yet must be followed to reach threads).
+#: Drop links less likely than this to lead to posts (to a thread page or a list page) before
+#: the URL rule exists; 0 keeps all.
 FORUMCRAWL_LINK_MIN_PROBABILITY: float = 0.0
 
 # Navigation

@@ -14,7 +14,7 @@ from twisted.internet.threads import deferToThread
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from forumcrawl.document import site_of
-from forumcrawl.extractors.links import LinkRecord, load_link_model
+from forumcrawl.extractors.links import LinkRecord, load_link_model, thread_and_list_probabilities
 from forumcrawl.extractors.navigation import returns_to
 from forumcrawl.navigation import STALE, Decision, SiteNavigator
 from forumcrawl.redis.keys import REDIS_ERRORS, redis_url_from_settings
@@ -26,13 +26,16 @@ if TYPE_CHECKING:
     from sklearn.pipeline import Pipeline
     from typing_extensions import Self
 
-__all__ = ["LINK_PRIORITY", "LinkScoringMiddleware", "LoginWallMiddleware", "NavigationMiddleware"]
+__all__ = ["LINK_PRIORITY", "LIST_SHARE", "LinkScoringMiddleware", "LoginWallMiddleware", "NavigationMiddleware"]
 
 logger = logging.getLogger(__name__)
 
 #: Priority added to a request whose link has probability 1 of being an information link; the
 #: same scale as the spider's boost of thread pages once the site's topic rule is known.
 LINK_PRIORITY = 10
+#: Share of :data:`LINK_PRIORITY` a sure list link gets: a board leads to thread pages one fetch
+#: later, so it goes before a log-in or profile link and after a thread page.
+LIST_SHARE = 0.5
 
 
 class LinkScoringMiddleware(BaseSpiderMiddleware):
@@ -40,9 +43,10 @@ class LinkScoringMiddleware(BaseSpiderMiddleware):
 
     Each followed link carries its :class:`~forumcrawl.extractors.links.LinkRecord` in
     ``request.meta["forumcrawl_link"]`` (set by the spider). Until the site's USC rule exists, the
-    link classifier's probability raises the request's priority (up to :data:`LINK_PRIORITY`),
-    is stored in ``meta["forumcrawl_link_probability"]``, and links below the threshold are
-    dropped. Once the rule exists the resolver decides (the spider boosts thread pages) and the
+    link classifier's probabilities raise the request's priority (up to :data:`LINK_PRIORITY`
+    for a thread page, :data:`LIST_SHARE` of it for a list page), the thread-page probability is
+    stored in ``meta["forumcrawl_link_probability"]``, and links whose probability of leading to
+    posts (a thread page or a list page) is below the threshold are dropped. Once the rule exists the resolver decides (the spider boosts thread pages) and the
     request passes unchanged. Requests without a link record pass unchanged.
 
     Settings: FORUMCRAWL_LINK_SCORING_ENABLED (NotConfigured when false), FORUMCRAWL_LINK_MODEL
@@ -85,16 +89,18 @@ class LinkScoringMiddleware(BaseSpiderMiddleware):
         if self._rule_known(request.url) and not request.meta.get("forumcrawl_deferred"):
             self.crawler.stats.inc_value("forumcrawl/link/by_rule")
             return request
-        probability = float(self.model.predict_proba([LinkRecord.from_dict(link)])[0, 1])
+        threads, lists = thread_and_list_probabilities(self.model, [LinkRecord.from_dict(link)])
+        probability, listing = float(threads[0]), float(lists[0])
         request.meta["forumcrawl_link_probability"] = probability
-        if probability < self.min_probability:
+        if probability + listing < self.min_probability:
             self.crawler.stats.inc_value("forumcrawl/link/dropped")
             logger.debug(
-                "dropped %s (p=%.2f)", request.url, probability, extra={"spider": self.crawler.spider}
+                "dropped %s (thread %.2f, list %.2f)", request.url, probability, listing,
+                extra={"spider": self.crawler.spider},
             )
             return None
         self.crawler.stats.inc_value("forumcrawl/link/kept")
-        request.priority += round(probability * LINK_PRIORITY)
+        request.priority += round((probability + LIST_SHARE * listing) * LINK_PRIORITY)
         return request
 
 

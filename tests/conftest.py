@@ -6,6 +6,7 @@ the test process on 127.0.0.1; the child writes the feeds and its stats, which t
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -53,6 +54,37 @@ def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup`` that keeps its promise: a module that declares
+    ``pytestmark = pytest.mark.xdist_group(...)`` runs on one test process, so its costly
+    module fixtures are made once.
+
+    pytest-xdist (3.8) groups tests by renaming them through ``item._nodeid``, which pytest 9.2
+    no longer reads: its groups were silently spread over both processes, each making the
+    group's module fixtures (the mock-forum walk, the report's crawl) again. Here the controller
+    groups by module, reading which modules declare a group from their source; a group's name
+    is not used (each group is one module).
+    """
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleGroups(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if _declares_group(config.rootpath / module) else nodeid
+
+    return ModuleGroups(config, log)
+
+
+@functools.cache
+def _declares_group(path: Path) -> bool:
+    try:
+        return "pytestmark = pytest.mark.xdist_group(" in path.read_text("utf-8")
+    except OSError:
+        return False
 
 
 @pytest.fixture(scope="session", autouse=True)

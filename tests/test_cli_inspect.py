@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from forumcrawl.commands.links import URL_WIDTH
+from forumcrawl.commands.links import HEADER, URL_WIDTH
 from tests.conftest import serving
 from tests.test_cli_crawl import forumcrawl_cmd
 
@@ -60,8 +60,10 @@ def test_links_of_a_live_page_as_jsonl_with_our_user_agent(tmp_path, site):
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [row["url"] for row in rows] == [f"{site}/thread/1", f"{site}/private/2", f"{site}/board?id=3"]
     assert rows[0]["text"] == "A thread with a long title"
-    assert all(0 <= row["probability"] <= 1 and "path_similarity" in row["features"] for row in rows)
-    assert proc.stderr.strip() == f"{site}/: 3 links, {sum(r['probability'] >= 0.5 for r in rows)} information links"
+    assert all(0 <= row["probability"] + row["list_probability"] <= 1 and "path_similarity" in row["features"]
+               for row in rows)
+    threads, lists = (sum(r[key] >= 0.5 for r in rows) for key in ("probability", "list_probability"))
+    assert proc.stderr.strip() == f"{site}/: 3 links, {threads} to thread pages, {lists} to list pages"
     assert _Site.agents[0].startswith("/robots.txt forumcrawl/")  # robots.txt first, our agent
     assert _Site.agents[1].startswith("/ forumcrawl/")
 
@@ -89,13 +91,15 @@ def test_links_tsv_cuts_nothing_where_the_table_does(tmp_path, forum_servers):
     tsv = forumcrawl_cmd(["links", board, "--format", "tsv"], cwd=tmp_path, timeout=120)
     assert table.returncode == tsv.returncode == 0, table.stderr + tsv.stderr
     header, *rows = [line.split("\t") for line in tsv.stdout.splitlines()]
-    assert header[:3] == ["probability", "text", "url"] and all(len(r) == len(header) for r in rows)
-    urls = [row[2] for row in rows]
+    assert header[:4] == ["probability", "list_probability", "text", "url"]
+    assert all(len(r) == len(header) for r in rows)
+    urls = [row[3] for row in rows]
     assert any(len(url) > URL_WIDTH for url in urls)
     assert not any(url.endswith("…") for url in urls)
     assert "…" in table.stdout
     assert table.stdout.splitlines()[0] == tsv.stderr.strip()
-    assert len(table.stdout.splitlines()) == len(rows) + 1
+    assert table.stdout.splitlines()[1] == HEADER
+    assert len(table.stdout.splitlines()) == len(rows) + 2
 
 
 @pytest.mark.parametrize("family", ["phpbb", "discuz"])
@@ -106,11 +110,11 @@ def test_links_table_fits_100_columns(tmp_path, forum_servers, family):
     thread = max(server.truth.topic_urls, key=len)
     proc = forumcrawl_cmd(["links", thread], cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    rows = proc.stdout.splitlines()[1:]
+    rows = proc.stdout.splitlines()[2:]
     assert len(rows) > 10
     width = [sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in row) for row in rows]
     assert max(width) <= 100, rows[width.index(max(width))]
-    assert all(re.match(r"[01]\.\d\d  ", row) for row in rows) and "same_site=" not in proc.stdout
+    assert all(re.match(r"  [01]\.\d\d  [01]\.\d\d  ", row) for row in rows) and "same_site=" not in proc.stdout
 
 
 def test_urls_rows_with_fetched_evidence(tmp_path, forum_servers):

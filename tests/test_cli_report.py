@@ -8,6 +8,7 @@ import json
 import shutil
 import struct
 import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 
 from forumcrawl.commands.report import BROWSERS, CHROMIUM_FLAGS, PNG_WIDTH
 from forumcrawl.report import FONT_STACK, render_html, summarize
+from tests.browser import has_cjk_font
 from tests.test_cli_crawl import forumcrawl_cmd, read_items
 
 #: One xdist group: its crawl is a module fixture: made once, on one test process.
@@ -23,8 +25,9 @@ pytestmark = pytest.mark.xdist_group("cli_report")
 CHROMIUM = next((b for b in map(shutil.which, BROWSERS) if b), None)
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None,
-    reason="no Chromium: the screenshot test needs Debian's chromium package (apt-get install "
-           "chromium fonts-noto-cjk), which the README's pip commands cannot install",
+    reason="no Chromium: the screenshot tests need Debian's chromium package, which pip cannot "
+           "install; `python -m tests.browser` installs it as root on a machine with apt-get "
+           "(else: sudo apt-get install chromium fonts-noto-cjk)",
 )
 
 
@@ -157,6 +160,18 @@ def test_report_renders_in_headless_chromium(feed, tmp_path):
     assert (right < 0.5).all(axis=-1).sum() > 500, "the page's right quarter holds text: full width"
 
 
+@needs_chromium
+def test_the_browser_step_of_the_readme_says_the_screenshot_tests_run():
+    """With Chromium and a CJK font installed, ``python -m tests.browser`` installs nothing and
+    says so in one line (without them it would install them as root: not done by a test)."""
+    if not has_cjk_font():
+        pytest.skip("no CJK font installed (Debian: fonts-noto-cjk)")
+    done = subprocess.run([sys.executable, "-m", "tests.browser"], cwd=Path(__file__).parents[1],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"tests.browser: {CHROMIUM} and a CJK font are installed: the screenshot tests will run\n"
+
+
 def _cells(chars: str, folder: Path, name: str) -> list:
     """``chars`` drawn by headless Chromium in the report's fonts, one 100-pixel cell each; the
     dark pixels of each cell."""
@@ -184,7 +199,7 @@ def test_cjk_text_renders_as_glyphs_not_boxes(tmp_path):
     """With the report's font stack, four Chinese characters are four different shapes. A browser
     without a font for them draws each as the same missing-glyph box, as it draws characters of the
     private use area here, which no font has."""
-    if not subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True, check=False).stdout.strip():
+    if not has_cjk_font():
         pytest.skip("no CJK font installed (Debian: fonts-noto-cjk)")
     boxes = _cells("\U000f0001\U000f0102\U000f0a03\U000f0b04", tmp_path, "boxes")
     assert all(b.sum() > 100 for b in boxes) and _unlike(boxes[0], boxes[3]) < 0.1, "the reference boxes"

@@ -148,9 +148,10 @@ def test_two_crawls_cannot_write_one_feed(tmp_path):
 def test_feeds_append_only_where_the_file_stays_readable(tmp_path, forum_servers):
     url = forum_servers["phpbb"].url
     few = ["-s", "CLOSESPIDER_ITEMCOUNT=3"]
-    for feed in ("pages.json", "pages.xml", "pages.csv"):
-        proc, _ = crawl(tmp_path, url, *few, feed=feed)
-        assert proc.returncode == 0, proc.stderr[-3000:]
+    # One crawl writes the three feeds (as three -O), each of its three items.
+    proc = forumcrawl_cmd(["crawl", "forum", url, "-O", "pages.json", "-O", "pages.xml", "-O", "pages.csv",
+                           *few, "-s", "FORUMCRAWL_RULES_DIR=rules"], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
     for feed in ("pages.json", "pages.xml"):
         proc = forumcrawl_cmd(["crawl", "forum", url, "-o", feed, *few], cwd=tmp_path)
         assert proc.returncode == 2 and "cannot append" in proc.stderr
@@ -168,11 +169,12 @@ def test_feeds_append_only_where_the_file_stays_readable(tmp_path, forum_servers
 def test_stored_rules_are_checked_before_they_are_trusted(tmp_path):
     """A forum served later at the address of another one: the stored rules do not fit, a
     WARNING says so, and the site is learned again; the same forum again: they fit."""
-    with serve("xenforo") as server:
+    # The small forums: their rules are learned as the default-size ones' are, in fewer pages.
+    with serve("xenforo", preset="small") as server:
         port, url = server.port, server.url
         proc, fresh = crawl(tmp_path, url, feed="xenforo.jsonl")
     assert proc.returncode == 0 and fresh
-    with serve("phpbb", port=port) as server:
+    with serve("phpbb", preset="small", port=port) as server:
         proc, first = crawl(tmp_path, url, feed="phpbb-1.jsonl")
         assert proc.returncode == 0, proc.stderr[-3000:]
         assert "the stored rules of 127.0.0.1" in proc.stderr and "no longer fit its pages" in proc.stderr

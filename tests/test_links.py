@@ -17,6 +17,9 @@ from forumcrawl.commands import links as links_command
 from forumcrawl.document import Document
 from forumcrawl.extractors.links import (
     FEATURE_NAMES,
+    LIST,
+    OTHER,
+    THREAD,
     LinkFeaturizer,
     LinkRecord,
     link_records,
@@ -26,10 +29,12 @@ from forumcrawl.extractors.links import (
     model_to_dict,
     path_similarity,
     text_width,
+    thread_and_list_probabilities,
     url_pattern,
 )
 from forumcrawl.middlewares import LinkScoringMiddleware
-from forumcrawl.mockforum import FAMILIES
+from forumcrawl.mockforum import FAMILIES, serve
+from forumcrawl.training.links import site_links
 from tests.conftest import run_crawl
 
 PAGE = """<html><head><title>t</title></head><body>
@@ -90,7 +95,7 @@ def test_url_and_text_features() -> None:
     assert row["anchor_length"] == pytest.approx(np.log1p(24))  # 12 Chinese characters, width 2
     assert dict(zip(FEATURE_NAMES, X[0]))["url_keyword"] == 0
     assert text_width("天涯杂谈") == 8
-    assert LinkFeaturizer(structural=False).fit([]).transform(_records()).shape == (4, 10)
+    assert LinkFeaturizer(structural=False).fit([]).transform(_records()).shape == (4, 11)
 
 
 def _row(href: str, text: str = "", pattern_width: int = 0) -> dict[str, float]:
@@ -110,6 +115,14 @@ def test_action_words_override_keywords() -> None:
     assert _row("http://127.0.0.1:9/posting.php?mode=post&f=5")["url_action"] == 1
     slug = _row("http://127.0.0.1:9/forum/x-5/topic/some-users-like-vim-2/")
     assert slug["url_keyword"] == 1 and slug["url_action"] == 0
+
+
+def test_list_words_mark_boards_not_threads_or_actions() -> None:
+    assert _row("http://127.0.0.1:9/forum.php?mod=forumdisplay&fid=2")["url_list_word"] == 1
+    assert _row("http://127.0.0.1:9/viewforum.php?f=2")["url_list_word"] == 1
+    assert _row("http://127.0.0.1:9/forum-2-1.html")["url_list_word"] == 1
+    assert _row("http://127.0.0.1:9/forum.php?mod=viewthread&tid=835")["url_list_word"] == 0
+    assert _row("http://127.0.0.1:9/posting.php?mode=post&f=5")["url_list_word"] == 0
 
 
 def test_url_pattern_groups_links_of_one_kind() -> None:
@@ -169,12 +182,45 @@ def test_shipped_model_ranks_topic_links_first(forum_servers, family: str) -> No
     assert min(topic) > max(navigation)
 
 
-def test_model_round_trips_as_data() -> None:
+@pytest.mark.parametrize("labels", [[OTHER, THREAD, THREAD, THREAD], [OTHER, THREAD, LIST, THREAD]])
+def test_model_round_trips_as_data(labels: list[int]) -> None:
     records = _records() * 3
-    labels = np.array([0, 1, 1, 1] * 3)
-    model = make_link_classifier().fit(records, labels)
+    model = make_link_classifier().fit(records, np.array(labels * 3))
     reloaded = model_from_dict(json.loads(json.dumps(model_to_dict(model))))
     assert np.allclose(reloaded.predict_proba(records), model.predict_proba(records))
+    threads, lists = thread_and_list_probabilities(reloaded, records)
+    assert np.allclose(threads, model.predict_proba(records)[:, list(model.classes_).index(THREAD)])
+    assert (lists == 0).all() if LIST not in labels else (lists > 0).all()
+
+
+def _board(url: str) -> bool:
+    return bool(re.search(r"forumdisplay|viewforum|/forum-\d", url))
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_shipped_model_tells_board_links_from_log_in_and_profile_links(forum_servers, family: str) -> None:
+    """On the front page, links to boards are list links; log in, register, profiles and search
+    lead to no posts (they scored alike when the model had two classes)."""
+    server = forum_servers[family]
+    records = link_records(_fetch(server.url + "/"))
+    threads, lists = thread_and_list_probabilities(load_link_model(), records)
+    boards = [lists[i] for i, r in enumerate(records) if _board(r.href)]
+    utility = [threads[i] + lists[i] for i, r in enumerate(records)
+               if re.search(r"login|register|profile|space|member|search", r.href)]
+    assert boards and utility
+    assert min(boards) >= 0.5 > max(utility)
+
+
+def test_training_labels_links_by_their_targets() -> None:
+    """Thread pages by the truth, list pages by the thread pages they link, the rest other."""
+    with serve("phpbb", preset="small") as server:
+        found = site_links(server.url, server.truth.is_topic)
+    by_url = {r.href: label for r, label in zip(found.records, found.labels)}
+    assert by_url and set(by_url.values()) == {OTHER, THREAD, LIST}
+    assert all(label == THREAD for url, label in by_url.items() if server.truth.is_topic(url))
+    boards = {url: label for url, label in by_url.items() if re.search(r"viewforum\.php\?f=\d+$", url)}
+    assert boards and set(boards.values()) == {LIST}
+    assert {label for url, label in by_url.items() if re.search(r"ucp\.php|faq\.php|viewprofile", url)} == {OTHER}
 
 
 def test_cli_on_saved_file(tmp_path: Path, capsys) -> None:
@@ -185,9 +231,10 @@ def test_cli_on_saved_file(tmp_path: Path, capsys) -> None:
     assert links_command.run(parser.parse_args([str(page), "--base-url", BASE, "--sort"])) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{page}: 4 links")
-    assert "http://127.0.0.1:9/viewtopic.php?t=1" in out[1]
-    assert float(out[1].split()[0]) > float(out[-1].split()[0])
-    assert out[-1].split()[2] == "http://127.0.0.1:9/index"
+    assert out[1] == links_command.HEADER
+    assert "http://127.0.0.1:9/viewtopic.php?t=1" in out[2]
+    assert float(out[2].split()[0]) > float(out[-1].split()[0])
+    assert out[-1].split()[3] == "http://127.0.0.1:9/index"
     # the features are in the rows of --format tsv (the table keeps to 100 columns)
     assert links_command.run(parser.parse_args([str(page), "--base-url", BASE, "--sort", "--format", "tsv"])) == 0
     header, first = capsys.readouterr().out.splitlines()[:2]
@@ -216,8 +263,8 @@ def test_middleware_in_a_real_crawl(forum_servers, tmp_path: Path) -> None:
 
 def test_middleware_drops_links_below_the_threshold(forum_servers, tmp_path: Path) -> None:
     server = forum_servers["phpbb"]
-    # Navigation links score about 0.38 and thread links about 0.99 with the shipped model; a
-    # threshold between them drops list pages too, which is why the default is 0.
+    # The threshold is on the probability of leading to posts (a thread page or a list page):
+    # boards are kept, profiles dropped.
     server.requests.clear()
     # Without learning no site rule ever exists, so every link is scored (with learning, the
     # rule takes over as soon as it exists and follows the boards again).
@@ -229,4 +276,5 @@ def test_middleware_drops_links_below_the_threshold(forum_servers, tmp_path: Pat
     assert stats.get("forumcrawl/link/dropped", 0) > 0
     assert stats.get("forumcrawl/link/kept", 0) > 0
     fetched = set(server.requested_urls())
-    assert not any("viewforum.php" in url for url in fetched)
+    assert any("viewforum.php" in url for url in fetched)
+    assert not any("viewprofile" in url for url in fetched)

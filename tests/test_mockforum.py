@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from html.parser import HTMLParser
 from urllib.parse import parse_qs, urldefrag, urljoin, urlsplit
 
+import lxml.etree
 import lxml.html
 import pytest
 from protego import Protego
@@ -63,23 +63,17 @@ def fetch(url: str) -> Fetched:
         return Fetched(error.code, error.headers.get("Content-Type", ""), error.read())
 
 
-class _Links(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.hrefs: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "a":
-            self.hrefs.extend(value for name, value in attrs if name == "href" and value)
-
-
 def links(page_url: str, fetched: Fetched) -> set[str]:
-    """Absolute, defragmented same-site ``<a href>`` targets of a page."""
-    parser = _Links()
-    parser.feed(fetched.body.decode(fetched.charset, errors="replace"))
+    """Absolute, defragmented same-site ``<a href>`` targets of a page (read by lxml: Python's
+    html.parser took three quarters of this module's time)."""
+    text = fetched.body.decode(fetched.charset, errors="replace")
+    try:
+        hrefs = [str(h) for h in lxml.html.fromstring(text).xpath("//a/@href") if h] if text.strip() else []
+    except (lxml.etree.ParserError, ValueError):
+        hrefs = []
     site = urlsplit(page_url).netloc
     found = set()
-    for href in parser.hrefs:
+    for href in hrefs:
         if href.startswith(("javascript:", "mailto:", "#")):
             continue
         url = urldefrag(urljoin(page_url, href)).url

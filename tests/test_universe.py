@@ -30,6 +30,9 @@ from forumcrawl.mockforum.universe.dimensions import SLUG_SCHEMES
 from forumcrawl.mockforum.universe.probe import WALK_BASE, field_scores, learned, rule_fault
 from tests.conftest import run_crawl
 
+#: One xdist group: the crawl of the working seed is a module fixture: made once, on one process.
+pytestmark = pytest.mark.xdist_group("universe")
+
 BASE = "http://127.0.0.1:9/"
 #: Tuning seeds whose pages are checked link by link (a spread of schemes, markups, pagers).
 CHECKED_SEEDS = list(range(0, 12))

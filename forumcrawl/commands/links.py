@@ -1,7 +1,8 @@
-"""``forumcrawl links FILE_OR_URL``: every link of a page with its information-link probability.
+"""``forumcrawl links FILE_OR_URL``: every link of a page with the probabilities that it leads to a
+thread page and to a list page (a board).
 
 Someone checking why the crawl followed (or skipped) a page first needs to see what the link
-classifier saw: each link's probability and the features behind it (seed 002 §1). A live page is
+classifier saw: each link's probabilities and the features behind them (seed 002 §1). A live page is
 fetched as the crawl would fetch it (:mod:`forumcrawl.fetch`).
 """
 
@@ -15,12 +16,15 @@ from pathlib import Path
 from typing import Any
 
 NAME = "links"
-HELP = "print every link of a page (.html, .html.gz or an http(s) URL) with its probability and features"
+HELP = ("print every link of a page (.html, .html.gz or an http(s) URL) with its thread-page and "
+        "list-page probabilities and features")
 
-#: Widths of the table's anchor-text and URL columns: with the probability and the gaps between
-#: columns a row fits 100 columns. The features behind each probability are in --format tsv/jsonl.
+#: Widths of the table's anchor-text and URL columns: with the two probabilities and the gaps
+#: between columns a row fits 100 columns. The features are in --format tsv/jsonl.
 TEXT_WIDTH = 24
-URL_WIDTH = 68
+URL_WIDTH = 60
+#: The table's header: the probabilities of a thread page and of a list page.
+HEADER = f"{'thread':6}  {'list':4}  {'anchor text':{TEXT_WIDTH}}  URL"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--model", metavar="links.json", help="a model other than the shipped one")
     parser.add_argument(
-        "--sort", action="store_true", help="most probable first instead of page order"
+        "--sort", action="store_true",
+        help="thread links first, then list links, most probable first, instead of page order"
     )
     add_format_option(parser, "long text and URLs cut to fit 100 columns, no features",
                       "one link a line, with its features")
@@ -74,7 +79,11 @@ def run(args: argparse.Namespace) -> int:
     """Score the page's links and print one line per link."""
     from forumcrawl.cli import CommandError
     from forumcrawl.document import Document, DocumentError
-    from forumcrawl.extractors.links import link_records, load_link_model
+    from forumcrawl.extractors.links import (
+        link_records,
+        load_link_model,
+        thread_and_list_probabilities,
+    )
     from forumcrawl.output import fit, write_rows
 
     fmt = args.format
@@ -92,25 +101,28 @@ def run(args: argparse.Namespace) -> int:
     if not records:
         notes.write(f"{args.source}: no links\n")
         return 0
-    probabilities = model.predict_proba(records)[:, 1]
+    probabilities, lists = thread_and_list_probabilities(model, records)
     features = model.named_steps["features"]
     names = list(features.get_feature_names_out())
     values = features.transform(records)
     order = range(len(records))
     if args.sort:
-        order = sorted(order, key=lambda i: -probabilities[i])
+        order = sorted(order, key=lambda i: (-probabilities[i], -lists[i]))
     notes.write(
-        f"{args.source}: {len(records)} links, {int((probabilities >= 0.5).sum())} information links\n"
+        f"{args.source}: {len(records)} links, {int((probabilities >= 0.5).sum())} to thread pages, "
+        f"{int((lists >= 0.5).sum())} to list pages\n"
     )
     if fmt == "table":
+        print(HEADER)
         for i in order:
             text, href = fit(records[i].text, TEXT_WIDTH), fit(records[i].href, URL_WIDTH)
-            print(f"{probabilities[i]:.2f}  {text}  {href}".rstrip())
+            print(f"{probabilities[i]:6.2f}  {lists[i]:4.2f}  {text}  {href}".rstrip())
         return 0
     rows: list[dict[str, Any]] = []
     for i in order:
         row: dict[str, Any] = {
             "probability": round(float(probabilities[i]), 4),
+            "list_probability": round(float(lists[i]), 4),
             "text": records[i].text,
             "url": records[i].href,
         }

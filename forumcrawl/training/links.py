@@ -1,10 +1,13 @@
 """``forumcrawl train links``: rebuild the shipped link classifier from sites with known topic pages.
 
-No hand labels: on a site whose thread pages are known (the mock forum's truth, a truth file such
-as the machina forum's, or a topic-URL rule learned by USC), every link of every fetched page is
-labelled by its target — a thread page is an information link, anything else navigation. A folder
-in the evaluation format (``gold.jsonl`` + ``pages/``) adds its listing pages, labelled by whether
-a link's anchor text is part of the page's gold main content. Only 127.0.0.1/localhost is fetched.
+No hand labels: on a site whose thread pages are known (the mock forum's truth, a generated forum
+of the universe, a truth file such as the machina forum's), every link of every fetched page is
+labelled by its target — a thread page, a list page (a page that links at least
+:data:`MIN_LISTED` thread pages: a board, its next pages, a "latest" list; not a profile or
+another page whose URL names an action, whose threads the boards list anyway) or another page.
+A folder in the evaluation format (``gold.jsonl`` + ``pages/``) adds its listing pages, labelled
+by whether a link's anchor text is part of the page's gold main content. Only 127.0.0.1/localhost
+is fetched.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ __all__ = [
     "run",
     "site_links",
     "truth_file_labeller",
+    "universe_links",
 ]
 
 logger = logging.getLogger(__name__)
@@ -48,6 +52,11 @@ DEFAULT_MAX_PAGES = 400
 #: Distinct links kept per site, so that one big site does not outweigh the others and the SVM
 #: (quadratic in the sample) trains in about a minute.
 DEFAULT_MAX_LINKS = 2500
+#: A page linking this many distinct thread pages lists threads (a board, a "latest" list); fewer
+#: is a page's aside. On the mock families boards link 3-17 (3: a board's last page), front
+#: pages 0-3, member pages 0-4; on tuning forums 0-3 of the universe boards link 9-32, member post
+#: lists 2-6, every other page none.
+MIN_LISTED = 3
 #: Anchor texts at least this wide (text_width) count as content when found in the gold text;
 #: shorter ones ("More", "1") are too common to tell.
 MIN_CONTENT_ANCHOR = 16
@@ -56,7 +65,8 @@ _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 @dataclass
 class LabelledLinks:
-    """Link records with labels (1 = information link) and the site each came from."""
+    """Link records with labels (:data:`~forumcrawl.extractors.links.THREAD`, ``LIST`` or
+    ``OTHER``, by the link's target) and the site each came from."""
 
     records: list[Any] = field(default_factory=list)
     labels: list[int] = field(default_factory=list)
@@ -98,7 +108,9 @@ def site_links(
 
     Only pages that are not thread pages give samples, as in the paper (home and board pages:
     the classifier steers the crawl from there). A link repeated with the same text and place
-    (the navigation bar on every page) counts once.
+    (the navigation bar on every page) counts once. A link to a page of the site that was not
+    fetched (beyond ``max_pages``, or failing) cannot be told a list link or not and is left out;
+    a link to another site is an other link.
     """
     from forumcrawl.document import Document, DocumentError, site_of
     from forumcrawl.extractors.links import link_records
@@ -106,30 +118,48 @@ def site_links(
     site = site_of(start)
     queue, seen = deque([start]), {start}
     unique: dict[tuple[Any, ...], Any] = {}
-    fetched = 0
-    while queue and fetched < max_pages:
+    #: Fetched page → the distinct thread pages it links.
+    listed: dict[str, set[str]] = {}
+    while queue and len(listed) < max_pages:
         url = queue.popleft()
         got = fetch_local(url)
         if got is None:
             continue
-        fetched += 1
         try:
             document = Document.from_bytes(got[0], url, got[1])
         except DocumentError:
             continue
         listing = not is_topic(url)
-        for record in link_records(document):
+        records = link_records(document)
+        listed[url] = {r.href for r in records if is_topic(r.href)}
+        for record in records:
             if listing:
                 key = (record.href, record.text, record.title, record.tag_path, record.group_size)
                 unique.setdefault(key, record)
             if site_of(record.href) == site and record.href not in seen:
                 seen.add(record.href)
                 queue.append(record.href)
-    records = list(unique.values())
-    if len(records) > max_links:
-        records = random.Random(random_state).sample(records, max_links)
-    logger.info("%s: %d pages, %d distinct links", site, fetched, len(records))
-    return LabelledLinks(records, [int(is_topic(r.href)) for r in records], [site] * len(records))
+    labelled = [(r, _label(r.href, site, is_topic, listed)) for r in unique.values()]
+    kept = [(r, label) for r, label in labelled if label is not None]
+    if len(kept) > max_links:
+        kept = random.Random(random_state).sample(kept, max_links)
+    logger.info("%s: %d pages, %d distinct links", site, len(listed), len(kept))
+    return LabelledLinks([r for r, _ in kept], [label for _, label in kept], [site] * len(kept))
+
+
+def _label(href: str, site: str, is_topic: Callable[[str], bool],
+           listed: dict[str, set[str]]) -> int | None:
+    """THREAD, LIST or OTHER by the link's target; None for a page of the site not fetched."""
+    from forumcrawl.document import site_of
+    from forumcrawl.extractors.links import LIST, OTHER, THREAD, is_action_url
+
+    if is_topic(href):
+        return THREAD
+    if site_of(href) != site or is_action_url(href):
+        return OTHER
+    if href not in listed:
+        return None
+    return LIST if len(listed[href]) >= MIN_LISTED else OTHER
 
 
 def mock_links(family: str, **kwargs: Any) -> LabelledLinks:
@@ -139,6 +169,16 @@ def mock_links(family: str, **kwargs: Any) -> LabelledLinks:
     with serve(family) as server:
         links = site_links(server.url, server.truth.is_topic, **kwargs)
     links.sites = [f"mock:{family}"] * len(links)
+    return links
+
+
+def universe_links(seed: int, **kwargs: Any) -> LabelledLinks:
+    """Labelled links of one generated forum of the universe, served for the time of the fetch."""
+    from forumcrawl.mockforum.universe import serve_seed
+
+    with serve_seed(seed) as server:
+        links = site_links(server.url, server.truth.is_topic, **kwargs)
+    links.sites = [f"universe:{seed}"] * len(links)
     return links
 
 
@@ -193,14 +233,26 @@ def gold_listing_links(folder: Path, kinds: tuple[str, ...] = ("listing",)) -> L
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``forumcrawl train links``."""
-    from forumcrawl.mockforum import FAMILIES
+    from forumcrawl.mockforum import ALL_FAMILIES
 
     parser.add_argument(
         "--mock",
         nargs="*",
-        default=list(FAMILIES),
+        default=list(ALL_FAMILIES),
         metavar="FAMILY",
-        help=f"mock-forum families to serve and fetch (default: {' '.join(FAMILIES)})",
+        help=f"mock-forum families to serve and fetch (default: {' '.join(ALL_FAMILIES)})",
+    )
+    parser.add_argument(
+        "--universe",
+        default="0-9",
+        metavar="SEEDS",
+        help="generated forums to train on, e.g. 0-9 or 3,7 (default 0-9, tuning seeds; '' none)",
+    )
+    parser.add_argument(
+        "--report",
+        default="100-109",
+        metavar="SEEDS",
+        help="generated forums only scored, never trained on (default 100-109, held apart; '' none)",
     )
     parser.add_argument(
         "--truth",
@@ -239,6 +291,8 @@ def collect(args: argparse.Namespace) -> LabelledLinks:
                "random_state": args.random_state}
     for family in args.mock:
         links.extend(mock_links(family, **options))
+    for seed in _seeds(args.universe):
+        links.extend(universe_links(seed, **options))
     for path in args.truth:
         if not path.is_file():
             raise CommandError(f"{path}: no such file")
@@ -250,17 +304,44 @@ def collect(args: argparse.Namespace) -> LabelledLinks:
         if not (folder / "gold.jsonl").is_file():
             raise CommandError(f"{folder}: no gold.jsonl")
         links.extend(gold_listing_links(folder))
-    if len(set(links.labels)) < 2:
-        raise CommandError("the sources gave no links of one of the two classes")
+    if len(set(links.labels)) < 3:
+        raise CommandError("the sources gave no links of one of the three classes "
+                           "(thread, list, other)")
     return links
+
+
+def _seeds(text: str) -> list[int]:
+    from forumcrawl.cli import CommandError
+    from forumcrawl.mockforum.universe import parse_seeds
+
+    try:
+        return parse_seeds(text) if text.strip() else []
+    except ValueError:
+        raise CommandError(f"not a list of seeds: {text!r} (e.g. 0-9 or 3,7)") from None
+
+
+def scores(truth: Any, predicted: Any) -> dict[str, float]:
+    """Links and precision, recall and F1 of thread links and of list links."""
+    import numpy as np
+    from sklearn.metrics import precision_recall_fscore_support
+
+    from forumcrawl.extractors.links import LIST, THREAD
+
+    p, r, f, _ = precision_recall_fscore_support(
+        truth, predicted, labels=[THREAD, LIST], average=None, zero_division=0
+    )
+    truth = np.asarray(truth)
+    return {"links": int(len(truth)), "positives": int((truth == THREAD).sum()),
+            "precision": float(p[0]), "recall": float(r[0]), "f1": float(f[0]),
+            "lists": int((truth == LIST).sum()),
+            "list_precision": float(p[1]), "list_recall": float(r[1]), "list_f1": float(f[1])}
 
 
 def leave_one_site_out(
     links: LabelledLinks, *, structural: bool = True, w: float = 0.5, random_state: int = 0
 ) -> Iterator[tuple[str, dict[str, float]]]:
-    """Per held-out site: precision, recall and F1 of information links, trained on the others."""
+    """Per held-out site: :func:`scores` of a model trained on the others."""
     import numpy as np
-    from sklearn.metrics import precision_recall_fscore_support
 
     from forumcrawl.extractors.links import make_link_classifier
 
@@ -273,47 +354,59 @@ def leave_one_site_out(
             continue
         model = make_link_classifier(w=w, structural=structural, random_state=random_state)
         model.fit(list(records[~test]), y[~test])
-        predicted = model.predict(list(records[test]))
-        p, r, f, _ = precision_recall_fscore_support(
-            y[test], predicted, average="binary", zero_division=0
-        )
-        yield site, {"precision": float(p), "recall": float(r), "f1": float(f),
-                     "links": int(test.sum()), "positives": int(y[test].sum())}
+        yield site, scores(y[test], model.predict(list(records[test])))
 
 
-def _card(links: LabelledLinks, scores: dict[str, dict[str, float]], args: argparse.Namespace,
+def _card(links: LabelledLinks, loso: dict[str, dict[str, float]],
+          held_apart: dict[str, dict[str, float]], args: argparse.Namespace,
           seconds: float) -> dict[str, Any]:
     import sklearn
 
-    from forumcrawl.extractors.links import FEATURE_NAMES
+    from forumcrawl.extractors.links import FEATURE_NAMES, LIST, THREAD
 
-    counts: dict[str, list[int]] = {}
+    counts: dict[str, dict[str, int]] = {}
     for site, label in zip(links.sites, links.labels):
-        counts.setdefault(site, [0, 0])[label] += 1
+        kind = {THREAD: "threads", LIST: "lists"}.get(label, "others")
+        row = counts.setdefault(site, {"threads": 0, "lists": 0, "others": 0})
+        row[kind] += 1
     return {
         "model": "LinkFeaturizer → StandardScaler → CalibratedClassifierCV(SVC(kernel='linear'), "
-        "method='sigmoid', ensemble=False)",
+        "method='sigmoid', ensemble=False), three classes: 1 thread, 2 list, 0 other",
         "trained": date.today().isoformat(),
         "features": list(FEATURE_NAMES),
         "sklearn_version": sklearn.__version__,
         "training_seconds": round(seconds, 1),
-        "labels": "no hand labels: a link is positive when its target is a thread page of the "
-        "site's truth (mock forum SiteTruth.is_topic; truth.json topic_urls + topic_url_aliases), "
-        "or, for gold folders, when its anchor text is part of the page's gold main content",
-        "training_data": {
-            site: {"negatives": n, "positives": p} for site, (n, p) in counts.items()
-        },
+        "labels": "no hand labels: a link is a thread link when its target is a thread page of the "
+        "site's truth (mock forum and universe SiteTruth.is_topic; truth.json topic_urls + "
+        f"topic_url_aliases), a list link when its target links at least {MIN_LISTED} distinct "
+        "thread pages and its URL has no action word (profiles, search), other otherwise (links to pages not fetched are left out); for gold "
+        "folders, a thread link when its anchor text is part of the page's gold main content",
+        "training_data": counts,
         "parameters": {"w": args.w, "max_pages": args.max_pages, "max_links": args.max_links,
-                       "random_state": args.random_state},
-        "leave_one_site_out": scores,
+                       "random_state": args.random_state, "universe": args.universe,
+                       "report": args.report},
+        "leave_one_site_out": loso,
+        "held_apart": held_apart,
         "storage": "JSON, no pickle: scaler mean/scale, the SVC's support vectors, dual "
-        "coefficients and intercept, and the Platt sigmoid (a, b). Rebuilding sets sklearn's "
-        "fitted attributes, some private (SVC _n_support, _dual_coef_, _intercept_, _gamma; the "
-        "calibration's _CalibratedClassifier and _SigmoidCalibration), so a model is tied to "
-        "the attribute names of the sklearn version above; the trainer reloads what it writes "
-        "and checks the probabilities match. SVC(probability=True) is deprecated in sklearn 1.9, "
-        "hence the calibration wrapper (same Platt scaling)",
+        "coefficients and intercepts, and one Platt sigmoid (a, b) per class. Rebuilding sets "
+        "sklearn's fitted attributes, some private (SVC _n_support, _dual_coef_, _intercept_, "
+        "_gamma; the calibration's _CalibratedClassifier and _SigmoidCalibration), so a model is "
+        "tied to the attribute names of the sklearn version above; the trainer reloads what it "
+        "writes and checks the probabilities match. SVC(probability=True) is deprecated in "
+        "sklearn 1.9, hence the calibration wrapper (same Platt scaling)",
     }
+
+
+def _score_rows(table: dict[str, dict[str, float]]) -> list[str]:
+    lines = ["| site | links | threads | P | R | F1 | lists | P | R | F1 |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for site, s in table.items():
+        lines.append(
+            f"| {site} | {s['links']} | {s['positives']} | {s['precision']:.3f} | "
+            f"{s['recall']:.3f} | {s['f1']:.3f} | {s['lists']} | {s['list_precision']:.3f} | "
+            f"{s['list_recall']:.3f} | {s['list_f1']:.3f} |"
+        )
+    return lines
 
 
 def _markdown(card: dict[str, Any]) -> str:
@@ -328,21 +421,29 @@ def _markdown(card: dict[str, Any]) -> str:
         f"- Parameters: {card['parameters']}.",
         f"- Storage: {card['storage']}.",
         "",
-        "| site | negatives | positives |",
-        "|---|---:|---:|",
+        "| site | threads | lists | others |",
+        "|---|---:|---:|---:|",
     ]
     for site, n in card["training_data"].items():
-        lines.append(f"| {site} | {n['negatives']} | {n['positives']} |")
-    lines += ["", "Leave one site out (trained on the others, scored on the site):", "",
-              "| held-out site | links | P | R | F1 |", "|---|---:|---:|---:|---:|"]
-    for site, s in card["leave_one_site_out"].items():
-        lines.append(f"| {site} | {s['links']} | {s['precision']:.3f} | {s['recall']:.3f} | "
-                     f"{s['f1']:.3f} |")
+        lines.append(f"| {site} | {n['threads']} | {n['lists']} | {n['others']} |")
+    lines += ["", "Leave one site out (trained on the others, scored on the site): thread links, "
+              "then list links:", "", *_score_rows(card["leave_one_site_out"])]
+    if card["held_apart"]:
+        lines += ["", "Held-apart forums (never trained or chosen on), scored by the shipped "
+                  "model:", "", *_score_rows(card["held_apart"])]
     return "\n".join(lines) + "\n"
 
 
+def _print_scores(title: str, table: dict[str, dict[str, float]]) -> None:
+    print(title)
+    for site, s in table.items():
+        print(f"  {site}: threads P={s['precision']:.3f} R={s['recall']:.3f}, "
+              f"lists P={s['list_precision']:.3f} R={s['list_recall']:.3f}")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Collect labelled links, score leave-one-site-out, fit on all, write links.json + links.md."""
+    """Collect labelled links, score leave-one-site-out, fit on all, score the held-apart
+    forums, write links.json + links.md."""
     import numpy as np
 
     from forumcrawl.cli import CommandError
@@ -356,19 +457,28 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.w <= 1:
         raise CommandError("--w must be between 0 and 1")
     links = collect(args)
-    print(f"{len(links)} links from {len(set(links.sites))} sites, {sum(links.labels)} positive")
-    scores = dict(leave_one_site_out(links, w=args.w, random_state=args.random_state))
-    for site, s in scores.items():
-        print(f"  held out {site}: P={s['precision']:.3f} R={s['recall']:.3f} F1={s['f1']:.3f}")
+    print(f"{len(links)} links from {len(set(links.sites))} sites, "
+          f"{links.labels.count(1)} to thread pages, {links.labels.count(2)} to list pages")
+    loso = dict(leave_one_site_out(links, w=args.w, random_state=args.random_state))
+    _print_scores("leave one site out:", loso)
     started = time.perf_counter()
     model = make_link_classifier(w=args.w, random_state=args.random_state)
     model.fit(links.records, np.asarray(links.labels))
     seconds = time.perf_counter() - started
+    options = {"max_pages": args.max_pages, "max_links": args.max_links,
+               "random_state": args.random_state}
+    held_apart = {}
+    for seed in _seeds(args.report):
+        found = universe_links(seed, **options)
+        held_apart[found.sites[0] if found.sites else f"universe:{seed}"] = scores(
+            found.labels, model.predict(found.records)
+        )
+    _print_scores("held apart:", held_apart)
     data = model_to_dict(model)
     reloaded = model_from_dict(json.loads(json.dumps(data)))
     if not np.allclose(reloaded.predict_proba(links.records), model.predict_proba(links.records)):
         raise CommandError("the stored model does not reproduce the fitted one")
-    data["card"] = _card(links, scores, args, seconds)
+    data["card"] = _card(links, loso, held_apart, args, seconds)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / MODEL_FILE).write_text(json.dumps(data, ensure_ascii=False) + "\n", "utf-8")
     (args.out / "links.md").write_text(_markdown(data["card"]), "utf-8")
