@@ -33,6 +33,7 @@ from forumcrawl.extractors.compiled import compiled_module
 from forumcrawl.extractors.cx import CXResult, PageLines, document_lines
 from forumcrawl.extractors.dates import is_date_line
 from forumcrawl.extractors.dom_density import AUX_MAX_SHARE, aux_name
+from forumcrawl.extractors.metadata import json_ld_data
 
 __all__ = [
     "FEATURES",
@@ -290,13 +291,7 @@ def _evidence(doc: Document) -> Evidence:
     lines = document_lines(doc)
     articles = lines.elements["article"]
     headings = lines.elements["h1"]
-    for script in lines.elements["script"]:
-        if script.get("type") != "application/ld+json":
-            continue
-        try:
-            data = json.loads(script.text or "")
-        except ValueError:
-            continue
+    for data in json_ld_data(lines.elements["script"]):
         for body in _json_ld_bodies(data):
             body = " ".join(body.split())
             if len(body) > len(evidence.json_ld):

@@ -151,14 +151,20 @@ def _in_comments(element: Any) -> bool:
     )
 
 
-def _jsonld(scripts: Iterable[Any]) -> Iterator[dict[str, Any]]:
+def json_ld_data(scripts: Iterable[Any]) -> Iterator[Any]:
+    """The parsed content of each JSON-LD script among the ``<script>`` elements ``scripts``; a
+    script that is not valid JSON is skipped (one reading for the fields and the arbiter)."""
     for script in scripts:
         if script.get("type") != "application/ld+json":
             continue
         try:
-            data = json.loads(script.text or "")
+            yield json.loads(script.text or "")
         except ValueError:
             continue
+
+
+def _jsonld(scripts: Iterable[Any]) -> Iterator[dict[str, Any]]:
+    for data in json_ld_data(scripts):
         stack = [data]
         while stack:
             node = stack.pop(0)

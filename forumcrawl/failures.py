@@ -23,13 +23,13 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from scrapy import Request, signals
+from scrapy import signals
 from scrapy.exceptions import IgnoreRequest
 
 from forumcrawl.local import is_local
 
 if TYPE_CHECKING:
-    from scrapy import Spider
+    from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
     from twisted.python.failure import Failure
@@ -84,7 +84,7 @@ class FailedPagesMiddleware:
         if is_local(request):
             return response
         if response.status in FAILED_STATUSES:
-            self._fail(request, f"HTTP {response.status}")
+            self._fail(request.url, f"HTTP {response.status}", request.meta)
         else:
             self.failed.pop(request.url, None)
             self.listings.discard(request.url)
@@ -92,22 +92,21 @@ class FailedPagesMiddleware:
 
     def process_exception(self, request: Request, exception: Exception) -> None:
         if not isinstance(exception, IgnoreRequest) and not is_local(request):
-            self._fail(request, type(exception).__name__)
+            self._fail(request.url, type(exception).__name__, request.meta)
         return None
 
     def spider_error(self, failure: Failure, response: Response, spider: Spider) -> None:
         """The callback of a page raised: its items are lost, so the page failed."""
         request = response.request
-        if request is None:
-            request = Request(response.url)
-        if not is_local(request):
-            self._fail(request, f"callback error: {type(failure.value).__name__}")
+        if request is None or not is_local(request):
+            meta = {} if request is None else request.meta
+            self._fail(response.url, f"callback error: {type(failure.value).__name__}", meta)
 
-    def _fail(self, request: Request, reason: str) -> None:
-        self.failed[request.url] = reason
-        if request.meta.get("forumcrawl_nav") in LISTING_ROLES:
-            self.listings.add(request.url)
-        self.crawler.signals.send_catch_log(page_failed, url=request.url, reason=reason)
+    def _fail(self, url: str, reason: str, meta: dict[str, Any]) -> None:
+        self.failed[url] = reason
+        if meta.get("forumcrawl_nav") in LISTING_ROLES:
+            self.listings.add(url)
+        self.crawler.signals.send_catch_log(page_failed, url=url, reason=reason)
 
     def spider_closed(self, spider: Spider) -> None:
         stats = self.crawler.stats

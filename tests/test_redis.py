@@ -736,55 +736,47 @@ def test_redis_back_within_the_budget_lets_the_crawl_finish(tmp_path, redis_serv
         back.shutdown()
 
 
+def run_two_workers(tmp_path: Path, redis_server, spider: str, url: str, feed: str) -> list[dict]:
+    """``forumcrawl push <spider> URL``, then ``forumcrawl crawl <spider>_redis -O <feed>`` twice
+    from one shell, as the docs give them, nothing else set: both close by themselves with
+    ``finished``, each writes its own feed; their items, read back."""
+    env = {**os.environ, "FORUMCRAWL_REDIS_URL": redis_url(redis_server)}
+    forumcrawl = [sys.executable, "-m", "forumcrawl"]
+    pushed = subprocess.run([*forumcrawl, "push", spider, url], env=env, cwd=tmp_path,
+                            capture_output=True, text=True, timeout=60)
+    assert pushed.returncode == 0, pushed.stderr
+    command = [*forumcrawl, "crawl", f"{spider}_redis", "-O", feed]
+    logs = [tmp_path / f"worker{i}.log" for i in range(2)]
+    workers = [subprocess.Popen(command, env=env, cwd=tmp_path, stderr=log.open("w")) for log in logs]
+    codes = [worker.wait(timeout=600) for worker in workers]
+    assert codes == [0, 0], [log.read_text()[-3000:] for log in logs]
+    assert all("'finish_reason': 'finished'" in log.read_text() for log in logs)
+    feeds = sorted(tmp_path.glob(feed.replace("%(worker)s", "*")))
+    assert len(feeds) == 2, "one feed per worker"
+    return [json.loads(line) for f in feeds for line in f.read_text("utf-8").splitlines() if line]
+
+
 def test_the_readme_cluster_commands_finish_a_150_thread_forum_at_the_shipped_settings(tmp_path, redis_server):
-    """``forumcrawl push forum URL``, then the README's worker command twice from one shell
-    (``-O 'threads-%(worker)s.jsonl'``), nothing else set: both workers close by themselves and
-    every thread page is exported once, across their two files."""
+    """The README's cluster commands, the worker's twice from one shell
+    (``-O 'threads-%(worker)s.jsonl'``): every thread page is exported once, across the two files."""
     with serve("phpbb", boards=6, threads_per_board=25) as server:
         truth = server.truth
         assert len(truth.threads) == 150
-        env = {**os.environ, "FORUMCRAWL_REDIS_URL": redis_url(redis_server)}
-        forumcrawl = [sys.executable, "-m", "forumcrawl"]
-        pushed = subprocess.run([*forumcrawl, "push", "forum", server.url], env=env, cwd=tmp_path,
-                                capture_output=True, text=True, timeout=60)
-        assert pushed.returncode == 0, pushed.stderr
-        command = [*forumcrawl, "crawl", "forum_redis", "-O", "threads-%(worker)s.jsonl"]
-        logs = [(tmp_path / f"worker{i}.log").open("w") for i in range(2)]
-        workers = [subprocess.Popen(command, env=env, cwd=tmp_path, stderr=log) for log in logs]
-        codes = [worker.wait(timeout=600) for worker in workers]
-    assert codes == [0, 0], [(tmp_path / f"worker{i}.log").read_text()[-3000:] for i in range(2)]
-    feeds = sorted(tmp_path.glob("threads-*.jsonl"))
-    assert len(feeds) == 2, "one feed per worker"
-    items = [json.loads(line) for feed in feeds for line in feed.read_text("utf-8").splitlines() if line]
+        items = run_two_workers(tmp_path, redis_server, "forum", server.url, "threads-%(worker)s.jsonl")
     urls = thread_urls(truth, items)
     assert len(urls) == len(set(urls)), "a thread page was exported twice"
     assert set(urls) >= readable_topics(truth), "a thread page was lost"
-    for i in range(2):
-        assert "'finish_reason': 'finished'" in (tmp_path / f"worker{i}.log").read_text()
-
 
 
 def test_two_news_workers_export_every_article_of_a_news_site_once(tmp_path, redis_server):
-    """The cluster twin of the news spider, as the docs give it: ``forumcrawl push news URL``,
-    then two ``news_redis`` workers at the shipped settings; both close by themselves and every
-    article of the generated site is exported once, across their two files."""
+    """The cluster twin of the news spider, as the docs give it: every article of the generated
+    site is exported once, across the two workers' files."""
     from forumcrawl.mocknews import serve_news
 
     with serve_news(seed=3, articles=40) as server:
-        env = {**os.environ, "FORUMCRAWL_REDIS_URL": redis_url(redis_server)}
-        forumcrawl = [sys.executable, "-m", "forumcrawl"]
-        pushed = subprocess.run([*forumcrawl, "push", "news", server.url], env=env, cwd=tmp_path,
-                                capture_output=True, text=True, timeout=60)
-        assert pushed.returncode == 0, pushed.stderr
-        command = [*forumcrawl, "crawl", "news_redis", "-O", "articles-%(worker)s.jsonl"]
-        logs = [(tmp_path / f"worker{i}.log").open("w") for i in range(2)]
-        workers = [subprocess.Popen(command, env=env, cwd=tmp_path, stderr=log) for log in logs]
-        codes = [worker.wait(timeout=600) for worker in workers]
+        items = run_two_workers(tmp_path, redis_server, "news", server.url, "articles-%(worker)s.jsonl")
         articles = set(server.truth.articles)
-    assert codes == [0, 0], [(tmp_path / f"worker{i}.log").read_text()[-3000:] for i in range(2)]
-    feeds = sorted(tmp_path.glob("articles-*.jsonl"))
-    assert len(feeds) == 2, "one feed per worker"
-    urls = [json.loads(line)["url"] for feed in feeds for line in feed.read_text("utf-8").splitlines() if line]
+    urls = [item["url"] for item in items]
     assert len(urls) == len(set(urls)), "an article was exported twice"
     assert set(urls) == articles
 
