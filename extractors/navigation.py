@@ -53,6 +53,7 @@ __all__ = [
     "is_noise_param",
     "is_session_param",
     "listing_order",
+    "next_links",
     "page_flip_number",
     "returns_to",
     "page_flips",
@@ -379,6 +380,26 @@ def declared_canonical(tree: Any, url: str) -> str | None:
     return None
 
 
+def next_links(tree: Any, url: str) -> list[str]:
+    """The page's links to the page after it (canonical form, distinct, in page order):
+    ``rel="next"`` on an ``<a>`` or ``<link>``, or an anchor such as "next page", "下一页", "»"
+    (a numbered anchor names its page and is no *next* link)."""
+    nexts: list[str] = []
+    for element, href in anchors(tree, url):
+        text = _label(element)
+        if page_flip_number(text) is None and (
+            "next" in (element.get("rel") or "").lower().split() or _NEXT.match(text)
+        ):
+            nexts.append(canonical_url(href))
+    if tree is not None:
+        nexts += [
+            canonical_url(urljoin(url, h.strip()))
+            for h in tree.xpath("//head/link[@rel='next']/@href")
+            if h.strip()
+        ]
+    return list(dict.fromkeys(nexts))
+
+
 def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
     """The page-flip links of a parsed page: ``(target URL in canonical form, page number)``.
 
@@ -388,23 +409,12 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
     page 2 if this URL lacks it (a first page), else the target's value if it grew by one.
     """
     flips: list[tuple[str, int]] = []
-    nexts: list[str] = []
     for element, href in anchors(tree, url):
-        text = _label(element)
-        number = page_flip_number(text)
-        if number is not None:
-            if number >= 2:
-                flips.append((canonical_url(href), number))
-        elif "next" in (element.get("rel") or "").lower().split() or _NEXT.match(text):
-            nexts.append(canonical_url(href))
-    if tree is not None:
-        nexts += [
-            canonical_url(urljoin(url, h.strip()))
-            for h in tree.xpath("//head/link[@rel='next']/@href")
-            if h.strip()
-        ]
+        number = page_flip_number(_label(element))
+        if number is not None and number >= 2:
+            flips.append((canonical_url(href), number))
     here = url_numbers(canonical_url(url))
-    for target in dict.fromkeys(nexts):
+    for target in next_links(tree, url):
         there = url_numbers(target)
         changed = [p for p in there if here.get(p) != there[p]]
         if len(changed) != 1 or any(p not in there for p in here):

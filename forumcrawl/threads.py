@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from forumcrawl.evaluation import match_posts
-from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, page_flips
+from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, next_links, page_flips, url_numbers
 from forumcrawl.items import Post, WholeThread
 
 __all__ = ["ThreadBook", "last_page", "missing_pages", "post_key", "thread_matches", "whole_thread"]
@@ -29,14 +29,36 @@ PageRecord = Mapping[str, Any]
 
 
 def last_page(tree: Any, url: str, identity: ThreadIdentity, key: ThreadKey) -> int:
-    """The highest page of ``key``'s thread that the page at ``url`` names: its own number or
-    the page of a page-flip link to another page of the same thread."""
-    last = key.page or 1
+    """The highest page of ``key``'s thread that the page at ``url`` names: its own number, the
+    page of a page-flip link to another page of the same thread, or the page after it when it
+    links a next page.
+
+    A *next* link says a next page exists whatever form its URL takes, and
+    :func:`~forumcrawl.extractors.navigation.page_flips` numbers only those it can read alone:
+    an offset (``start=15`` after ``start=10``) is numbered by the identity's step, and another
+    form of the thread's URL (a pseudo-static ``thread-362-4-1.html`` beside a query-form page,
+    a variant to the identity) names the page after this one when it carries the thread's
+    number. A next link to another thread's page (a "next topic") names nothing here.
+    """
+    here = key.page or 1
+    last = here
     for target, _ in page_flips(tree, url):
         other = identity.key(target)
         if other.canonical and other.thread == key.thread and other.page is not None:
             last = max(last, other.page)
+    for target in next_links(tree, url):
+        other = identity.key(target)
+        if other.canonical:
+            if other.thread == key.thread and other.page is not None:
+                last = max(last, other.page)
+        elif other.thread == key.thread or other.thread is None and _carries(target, key.thread):
+            last = max(last, here + 1)
     return last
+
+
+def _carries(url: str, thread: str | None) -> bool:
+    """Whether ``url`` carries the thread number ``thread`` among its numbers."""
+    return thread is not None and thread.isdigit() and int(thread) in url_numbers(url).values()
 
 
 def missing_pages(pages: Mapping[int, PageRecord]) -> list[int]:
@@ -49,9 +71,10 @@ def missing_pages(pages: Mapping[int, PageRecord]) -> list[int]:
 
 
 def post_key(post: Mapping[str, Any]) -> tuple[str, str, str] | None:
-    """What makes a post the same post on two pages: author, time and text (None for a post
-    with neither author nor time, which cannot be told from another with the same words)."""
-    author, published = post.get("author") or "", post.get("published") or ""
+    """What makes a post the same post on two pages: author, time as written and text (None
+    for a post with neither author nor time, which cannot be told from another with the same
+    words)."""
+    author, published = post.get("author") or "", post.get("published_raw") or post.get("published") or ""
     if not author and not published:
         return None
     return author, published, " ".join(str(post.get("text") or "").split())
@@ -70,6 +93,17 @@ def _post(data: Mapping[str, Any], floor: int) -> Post:
     )
 
 
+def _repeats(key: tuple[str, str, str], data: Mapping[str, Any], earlier: Mapping[tuple[str, str, str], Any],
+             page: PageRecord) -> bool:
+    """Whether a post at the head of ``page`` repeats a post of an earlier page: same author,
+    time and words, and the same floor where the page numbers its posts itself (its first
+    floor is not 1; positions restart at 1 on every page)."""
+    if key not in earlier:
+        return False
+    first = (page.get("posts") or [{}])[0].get("floor")
+    return first in (None, 1) or earlier[key] == data.get("floor")
+
+
 def whole_thread(
     pages: Mapping[int, PageRecord], *, identified: bool = True, first_floor: int = 1,
     skip: Iterable[tuple[str, str, str]] = (),
@@ -79,23 +113,31 @@ def whole_thread(
 
     Posts run in page order; a post that an earlier page already showed (Askbot's question
     above every page of answers, Misago's last post of a page again atop the next) is kept
-    once, as is a post in ``skip``. Floors are renumbered from ``first_floor``: a page numbers
+    once, as is a post in ``skip``. Repeats lead their page: the same author's same words at
+    the same time further down, or on one page (two "+1" whose relative times read alike), are
+    posts of their own. Floors are renumbered from ``first_floor``: a page numbers
     its posts by position when the site shows no floor, which is right on page 1 only. Pages of a
     recrawl (``new_since``) hold new posts only, numbered on from the thread's already.
     """
     ordered = [pages[n] for n in sorted(pages)]
     since = next((p.get("new_since") for p in ordered if p.get("new_since")), None)
-    seen = set(skip)
+    skipped = set(skip)
+    earlier: dict[tuple[str, str, str], Any] = {}
     posts: list[Post] = []
     for page in ordered:
+        shown: dict[tuple[str, str, str], Any] = {}
+        leading = True
         for data in page.get("posts") or []:
             key = post_key(data)
-            if key is not None and key in seen:
+            if key is not None and (key in skipped or leading and _repeats(key, data, earlier, page)):
                 continue
+            leading = False
             if key is not None:
-                seen.add(key)
+                shown.setdefault(key, data.get("floor"))
             floor = data.get("floor") if since and data.get("floor") else first_floor + len(posts)
             posts.append(_post(data, floor))
+        for key, floor in shown.items():
+            earlier.setdefault(key, floor)
     head = pages.get(1) or ordered[0]
     missing = missing_pages(pages) if identified else []
     highest = max([*pages, *missing])
