@@ -623,10 +623,16 @@ def _skeleton(url: str) -> str:
 
 class RepeatedPosts:
     """Posts a site shows again at the top of a thread's later pages, told from the pages read
-    so far: on a later page, a first post (author and text) that another page of the same
-    thread opened or closed with is not read again. This catches what a rule's
-    ``repeats_first`` could not be learned for (a sample without a thread's later pages), when
-    the earlier page is read first, as a crawl that follows page flips reads it.
+    so far: on a later page, a first post that an earlier page of the same thread opened or
+    closed with is not read again. This catches what a rule's ``repeats_first`` could not be
+    learned for (a sample without a thread's later pages), when the earlier page is read first,
+    as a crawl that follows page flips reads it.
+
+    A repeat is the same post shown twice: same author, words and time as written, and, where
+    the page shows floors, the same floor (a later page whose first floor is not 1 numbers its
+    posts itself). Only an earlier page is repeated: a reply that says "+1" again after the
+    same author's "+1" closed the page before, at another time or floor, is a post of its own,
+    and no page repeats a later page's post (pages arrive in any order).
 
     Parameters
     ----------
@@ -636,24 +642,33 @@ class RepeatedPosts:
 
     def __init__(self, capacity: int = 100_000) -> None:
         self.capacity = capacity
-        self._seen: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._seen: OrderedDict[tuple[str, int], tuple[str, int | None, int | None]] = OrderedDict()
 
-    def filter(self, url: str, thread: str, later: bool, posts: list[Post]) -> list[Post]:
-        """``posts`` of the page ``url`` of ``thread`` (``later``: not the thread's first page)
-        without a first post another page of the thread showed."""
+    def filter(self, url: str, thread: str, later: bool, posts: list[Post], page: int | None = None) -> list[Post]:
+        """``posts`` of the page ``url`` of ``thread`` (``later``: not the thread's first page;
+        ``page``: its number, when known) without a first post an earlier page showed."""
         if not posts:
             return posts
-        if later and len(posts) > 1 and self._seen.get(self._key(thread, posts[0]), url) != url:
+        if later and len(posts) > 1 and self._repeats(thread, posts[0], url, page):
             posts = posts[1:]
         for post in {id(posts[0]): posts[0], id(posts[-1]): posts[-1]}.values():
-            self._seen.setdefault(self._key(thread, post), url)
+            self._seen.setdefault(self._key(thread, post), (url, page, post.floor))
         while len(self._seen) > self.capacity:
             self._seen.popitem(last=False)
         return posts
 
+    def _repeats(self, thread: str, first: Post, url: str, page: int | None) -> bool:
+        seen = self._seen.get(self._key(thread, first))
+        if seen is None or seen[0] == url:
+            return False
+        _, seen_page, seen_floor = seen
+        if page is not None and seen_page is not None and seen_page >= page:
+            return False
+        return first.floor in (None, 1) or first.floor == seen_floor
+
     @staticmethod
     def _key(thread: str, post: Post) -> tuple[str, int]:
-        return thread, hash((post.author, post.text))
+        return thread, hash((post.author, post.published_raw or post.published, post.text))
 
 
 # --------------------------------------------------------------------------------------------

@@ -284,7 +284,7 @@ def _ksf_stage(cascade: Cascade, doc: Document, model: SiteModel | None, now: da
         key = identity.key(doc.url) if identity is not None else None
         if key is not None and key.thread is not None:  # pages of one thread can be told apart
             later = key.page > 1 if key.page is not None else later_page(doc.tree, doc.url)
-            posts = cascade.repeated.filter(doc.url, f"{doc.site} {key.thread}", later, posts)
+            posts = cascade.repeated.filter(doc.url, f"{doc.site} {key.thread}", later, posts, key.page)
         rule_id = rule.rule_id
         commented, comments = False, []
     if not posts:
