@@ -286,6 +286,35 @@ def test_a_crawl_reads_a_repeated_post_once_without_the_rule_knowing(fitted: Key
     assert read(Cascade(["ksf"]), second) == [texts[0], *texts[2:]]  # nothing read before it
 
 
+def test_a_post_like_an_earlier_pages_last_is_a_repeat_only_when_shown_alike() -> None:
+    """The same author's same words atop the next page are a repeat (Misago) when shown at the
+    same time and floor; at another time or floor they are a post of their own, and no page
+    repeats a later page's post (page 4 read before page 3)."""
+    from forumcrawl.extractors.ksf_apply import RepeatedPosts
+    from forumcrawl.items import Post
+
+    def post(floor: int, author: str, when: str, text: str) -> Post:
+        return Post(floor=floor, author=author, published_raw=when, text=text)
+
+    url = "http://f.example/t/7?page={}".format
+    thread = "f.example 7"
+    repeated = RepeatedPosts()
+    page1 = [post(1, "op", "t1", "Q?"), post(2, "ann", "t2", "mark")]
+    assert repeated.filter(url(1), thread, False, page1, 1) == page1
+    again = [post(2, "ann", "t2", "mark"), post(3, "bo", "t3", "ok")]
+    assert [p.text for p in repeated.filter(url(2), thread, True, again, 2)] == ["ok"]
+    later = [post(5, "ann", "t5", "mark"), post(6, "cy", "t6", "ok")]
+    assert repeated.filter(url(3), thread, True, later, 3) == later, "another time: another post"
+    other_floor = [post(7, "ann", "t2", "mark"), post(8, "cy", "t8", "ok")]
+    assert repeated.filter(url(4), thread, True, other_floor, 4) == other_floor, "another floor"
+
+    out_of_order = RepeatedPosts()
+    page4 = [post(1, "ann", "1 day ago", "+1"), post(2, "bo", "1 day ago", "ok")]
+    page3 = [post(1, "ann", "1 day ago", "+1"), post(2, "cy", "1 day ago", "no")]
+    assert out_of_order.filter(url(4), thread, True, page4, 4) == page4
+    assert out_of_order.filter(url(3), thread, True, page3, 3) == page3
+
+
 def test_apply_rule_is_pure_and_matches_extract(fitted: KeywordScoringExtractor) -> None:
     doc = document(1)
     assert apply_rule(fitted.rule_, doc, now=NOW) == fitted.extract(doc, now=NOW)
