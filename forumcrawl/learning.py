@@ -15,7 +15,7 @@ import logging
 import random
 import re
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -52,7 +52,8 @@ VERIFY_TRIES = 3
 
 def _canonical_pages(model: SiteModel, documents: list[Document]) -> list[Document]:
     """The canonical thread pages among ``documents`` by the model's thread identity (``nav``
-    rule); all of them when there is no identity or no canonical page."""
+    rule), lite copies left out (:func:`_without_lite_copies`); all of them when there is no
+    identity or no canonical page."""
     data = model.rules.get("nav")
     if data is None:
         return documents
@@ -61,7 +62,37 @@ def _canonical_pages(model: SiteModel, documents: list[Document]) -> list[Docume
     except (KeyError, TypeError, ValueError):
         return documents
     canonical = [doc for doc in documents if identity.key(doc.url).canonical]
-    return canonical or documents
+    return _without_lite_copies(identity, canonical) or documents
+
+
+def _form(url: str) -> str:
+    """The path form of a URL (:func:`pattern_key` without its query): ``/m/*/#`` of a mobile
+    copy, ``/t/*/#`` of the thread page."""
+    return pattern_key(url).partition("?")[0]
+
+
+def _without_lite_copies(identity: ThreadIdentity, documents: list[Document]) -> list[Document]:
+    """``documents`` without the pages of a URL form whose pages are lite copies of others.
+
+    A topic rule may take in a thread's mobile or archive copies, which the identity numbers as
+    the same thread pages. Their markup is the page's in short (no user panels, no floors), and
+    an extraction rule learned on them misses every full page. Where two forms show the same
+    page, the copy is the one with less markup; a form whose pages are more often the copy than
+    not is left out, also its pages whose full page was not fetched.
+    """
+    by_page: dict[object, list[Document]] = defaultdict(list)
+    for doc in documents:
+        by_page[identity.key(doc.url)].append(doc)
+    fuller: Counter[str] = Counter()
+    lighter: Counter[str] = Counter()
+    for copies in by_page.values():
+        if len({_form(doc.url) for doc in copies}) < 2:
+            continue
+        fullest = max(copies, key=lambda doc: len(doc.html))
+        for doc in copies:
+            (fuller if doc is fullest else lighter)[_form(doc.url)] += 1
+    lite = {form for form, n in lighter.items() if n > fuller[form]}
+    return [doc for doc in documents if _form(doc.url) not in lite]
 
 
 def _one_thread(flips: list[tuple[str, int]]) -> bool:
