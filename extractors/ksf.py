@@ -835,10 +835,28 @@ def _learn_fields(
     for name, candidates in scored.items():
         if candidates:
             candidates.sort(reverse=True)
-            result[name] = candidates[0][3]
+            result[name] = _innermost([c[3] for c in candidates if c[:2] == candidates[0][:2]], values)
             report[name] = {_place_name(place): round(score, 3) for score, _, _, place in candidates[:5]}
     times = values.get(result["time"], {}) if result["time"] else {}
     return result, report, month_first([value for _, value in times.values()])
+
+
+def _innermost(
+    tied: list[tuple[str, str | None]],
+    values: dict[tuple[str, str | None], dict[tuple[int, int], tuple[HtmlElement, str]]],
+) -> tuple[str, str | None]:
+    """The first of equally scored places, or a place inside it that reads the same value on
+    every post: a wrapper (a ``<li>`` of a post's header line) holds the field on the sample's
+    posts, and other things on others (an edit-history link before the time on edited posts);
+    the element that holds the value alone holds it on every post."""
+    chosen = tied[0]
+    for place in tied[1:]:
+        outer, inner = values[chosen], values[place]
+        if outer.keys() == inner.keys() and all(
+            inner[k][1] == outer[k][1] and inner[k][0] in outer[k][0].iterdescendants() for k in outer
+        ):
+            chosen = place
+    return chosen
 
 
 def _place_name(place: tuple[str, str | None]) -> str:
