@@ -298,3 +298,60 @@ def test_fields_of_a_plain_forum_are_right() -> None:
     the breadcrumb only): extraction alone meets every field bar."""
     scores = _fields(2)
     assert all(value >= 0.98 for value in scores.values()), scores
+
+
+def test_an_extraction_rule_is_learned_on_thread_pages_not_their_lite_copies() -> None:
+    """Seed 188 serves ``/m/thread/<id>`` copies in lite markup beside ``/t/<slug>/<id>``, and
+    the thread identity numbers both as the same pages. A sample holding more copies than full
+    pages learned the copies' ``div.lite-post`` and the crawl exported a fifth of its pages with
+    no post until the rule was relearned after 21 misses."""
+    from forumcrawl.document import Document
+    from forumcrawl.extractors.navigation import ThreadIdentity, page_flips
+    from forumcrawl.learning import NullRuleStore, SiteLearner
+    from forumcrawl.sitemodel import SiteModel
+
+    site = UniverseSite(188, faults=False)
+    assert site.dims.lite_copy == "mobile"
+    truth = site.truth(BASE)
+    threads = [t for t in truth.threads if len(t.pages) > 1 and not any(u in truth.broken for u in t.pages)]
+
+    def fetched(url: str) -> Document:
+        response = _get(site, url)
+        return Document.from_bytes(response.body, url, response.headers["Content-Type"])
+
+    full = [fetched(t.url) for t in threads[:3]]
+    copies = [fetched(f"{BASE}m/thread/{t.url.rsplit('/', 1)[1]}") for t in threads[:8]]
+    docs = full + copies
+    identity = ThreadIdentity().fit([d.url for d in docs], [f for d in docs for f in page_flips(d.tree, d.url)])
+    assert identity.key(copies[0].url) == identity.key(full[0].url)
+    model = SiteModel(site=full[0].site).with_rule("nav", identity.to_dict())
+    rule = SiteLearner(NullRuleStore())._learn_extraction(model, docs).rules["ksf"]
+    assert rule["container"] == "div.h-entry", rule["container"]
+
+
+
+def test_a_post_time_is_read_where_it_stands_alone_not_from_the_line_around_it() -> None:
+    """Seed 173's post header is ``<ul><li><span class="postdate" title=…>date</span></li>…``;
+    on edited posts an edit-history ``<li title="edit time">`` comes first. Learned on posts
+    never edited, the first ``<li>`` and the span inside it read alike: the ``<li>`` read the
+    edit time on edited posts (7 of 68 dates wrong); the span holds the post's time on all."""
+    from forumcrawl.document import Document
+    from forumcrawl.extractors.ksf import KeywordScoringExtractor, apply_rule
+
+    now = datetime(2026, 12, 7, 6, 0)
+    site = UniverseSite(173, now=now, faults=False)
+    assert (site.dims.edit, site.dims.time_at) == ("history_link", "title")
+    truth = site.truth(BASE)
+    docs = []
+    for url in truth.topic_urls:
+        if url not in truth.broken:
+            response = _get(site, url)
+            docs.append(Document.from_bytes(response.body, url, response.headers["Content-Type"]))
+    edited = [doc for doc in docs if "/history/" in doc.html]
+    rule = KeywordScoringExtractor(n_pages=5, random_state=0).fit(
+        [doc for doc in docs if "/history/" not in doc.html][:5]).rule_
+    pairs = [(gold, post) for doc in edited
+             for gold, post in zip(truth.posts_for(doc.url), apply_rule(rule, doc, now=now))]
+    assert len(pairs) >= 40
+    wrong = [(g.published, p.published) for g, p in pairs if g.published[:10] not in str(p.published)]
+    assert not wrong, wrong[:3]
