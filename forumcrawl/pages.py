@@ -59,7 +59,7 @@ from forumcrawl.extractors.dates import to_iso
 from forumcrawl.extractors.kinds import CONTENT_KINDS, KindClassifier, declares_thread, load_kinds, page_signals
 from forumcrawl.extractors.ksf import KsfRule, apply_rule, single_posts
 from forumcrawl.extractors.ksf_apply import RepeatedPosts, later_page
-from forumcrawl.extractors.metadata import article_metadata, without_labels
+from forumcrawl.extractors.metadata import article_metadata, marked_article, without_labels
 from forumcrawl.extractors.navigation import ThreadIdentity
 from forumcrawl.extractors.text import language
 from forumcrawl.items import Article, ForumThread, Post
@@ -684,15 +684,24 @@ def thread_item(doc: Document, extraction: Extraction, *, now: datetime | None =
     tree = doc.tree
     page_title = fields.title(tree, extraction.title_affixes, known_lines(doc)) or doc.title or None
     first = extraction.posts[0] if extraction.posts else None
+    author, published, raw_date = (first.author, first.published, first.published_raw) if first else (None, None, None)
+    if tree is not None and not extraction.title_affixes and marked_article(tree, document_lines(doc)):
+        # A page that says it is an article and reads as posts (an article and its comments
+        # taken as a thread): its marks and byline name the headline, the writer and the day.
+        meta = article_metadata(tree, document_lines(doc), now=now)
+        page_title = meta.title or page_title
+        author = author or meta.author
+        if published is None and meta.published:
+            published, raw_date = _published(meta.published, now), meta.published
     return ForumThread(
         url=doc.url,
         site=doc.site or None,
         title=page_title,
         board=fields.board(tree, page_title),
         page=fields.page_number(doc.url),
-        author=first.author if first else None,
-        published=first.published if first else None,
-        published_raw=first.published_raw if first else None,
+        author=author,
+        published=published,
+        published_raw=raw_date,
         text=extraction.text,
         posts=list(extraction.posts),
         reply_count=max(len(extraction.posts) - 1, 0) if extraction.posts else None,
