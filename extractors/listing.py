@@ -26,8 +26,14 @@ __all__ = ["ListGroup", "ListItem", "list_items"]
 _SKIP = frozenset({"script", "style", "noscript", "template", "svg", "nav", "footer", "header", "aside", "form",
                    "button", "select", "head"})
 _DIGITS = re.compile(r"\d+")
-#: A member's first link (compiled once).
+#: A member's first link, and all of them (compiled once).
 _FIRST_LINK = lxml.etree.XPath("descendant-or-self::a[@href][1]")
+_LINKS = lxml.etree.XPath("descendant-or-self::a[@href]")
+#: How many times the middle entry's links an entry of a list may hold: entries built alike
+#: hold about as many. Set by reading a dragnet blog page whose sidebar boxes (0 to 153 links,
+#: 8 in the middle) were taken for its list; on wcxb-dev it changes the kind of one page, a
+#: service page that was taken for a listing.
+LINK_SPREAD = 4
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,9 @@ class ListGroup:
 
     items: list[ListItem]
     chars: int
+    #: The characters (but spaces) of the entries' text outside their links: a teaser's, a
+    #: price's, a date's.
+    prose: int = 0
 
 
 def _signature(element: lxml.html.HtmlElement) -> tuple[str, str]:
@@ -88,13 +97,28 @@ def list_items(tree: lxml.html.HtmlElement | None, url: str = "", min_items: int
         for members in alike.values():
             if len(members) < min_items:
                 continue
-            items = []
+            items, links, prose = [], [], 0
             for member in members:
-                links = _FIRST_LINK(member)
+                first = _FIRST_LINK(member)
                 text = _text(member)
-                if links and text:
-                    items.append(ListItem(urljoin(url, links[0].get("href", "").strip()), text))
+                if first and text:
+                    items.append(ListItem(urljoin(url, first[0].get("href", "").strip()), text))
+                    anchors = _LINKS(member)
+                    links.append(len(anchors))
+                    prose += max(_chars(text) - sum(_chars(_text(anchor)) for anchor in anchors), 0)
             chars = sum(len(item.text) for item in items)
-            if len(items) >= min_items and (best is None or chars > best.chars):
-                best = ListGroup(items, chars)
+            if len(items) >= min_items and (best is None or chars > best.chars) and _alike(links):
+                best = ListGroup(items, chars, prose)
     return best
+
+
+def _chars(text: str) -> int:
+    return len(text) - text.count(" ")
+
+
+def _alike(links: list[int]) -> bool:
+    """Whether entries holding these numbers of links are built alike: none holds more than
+    :data:`LINK_SPREAD` times the middle number (a blog's sidebar boxes, one with a link and the
+    next with 150, are no list)."""
+    middle = sorted(links)[len(links) // 2]
+    return max(links) <= LINK_SPREAD * max(middle, 1)

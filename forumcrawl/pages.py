@@ -111,6 +111,13 @@ LIST_KINDS = frozenset({"listing", "collection"})
 LIST_ODDS = 2.0
 LIST_MIN_ITEMS = 6
 LIST_MIN_SHARE = 0.3
+#: ... but not when its entries are bare links (their own text outside the links is less than
+#: :data:`LIST_BARE_PROSE` of the page's prose) and the page has an article's worth of prose
+#: outside them (:data:`LIST_OUTSIDE_PROSE` characters): a blog post beside its blogroll. Set by
+#: reading a dragnet blog page (a post and a 153-link blogroll); of the lists the rules above
+#: find on wcxb-dev's pages, one collection is refused by it.
+LIST_BARE_PROSE = 0.05
+LIST_OUTSIDE_PROSE = 2000
 
 
 def likelier_list(proba: Mapping[str, float]) -> bool:
@@ -526,21 +533,22 @@ class Cascade:
             listed.items = group.items if group is not None else []
         return listed
 
-    def _list_kind(self, doc: Document, proba: dict[str, float], kind: str | None) -> tuple[str | None, ListGroup | None]:
-        """The page's kind and its list (:func:`list_items`): a list kind the model reports, or
-        one it finds :data:`LIST_ODDS` times likelier than content on a page whose list holds
-        enough of its text and that does not say it is an article (``og:type``: a story that
-        lists others' teasers is the story); else ``kind`` and no list (the search for the list
-        runs only on such pages)."""
-        if kind in LIST_KINDS:
-            return kind, list_items(doc.tree, doc.url)
+    def _found_list(self, doc: Document, proba: dict[str, float]) -> ListGroup | None:
+        """The list of a page the kind model does not report as one: the model finds it
+        :data:`LIST_ODDS` times likelier a list than content, the page does not say it is an
+        article (``og:type``: a story that lists others' teasers is the story), its list
+        (:func:`list_items`) holds :data:`LIST_MIN_SHARE` of its visible text, and it is no
+        list of bare links beside an article's prose (:data:`LIST_BARE_PROSE`). The search for
+        the list runs only on pages the model finds so likely a list."""
         listed = sum(proba.get(k, 0.0) for k in LIST_KINDS)
-        if listed <= LIST_ODDS * sum(proba.get(k, 0.0) for k in CONTENT_KINDS) or page_evidence(doc).og_article:
-            return kind, None
+        evidence = page_evidence(doc)
+        if listed <= LIST_ODDS * sum(proba.get(k, 0.0) for k in CONTENT_KINDS) or evidence.og_article:
+            return None
         group = list_items(doc.tree, doc.url, LIST_MIN_ITEMS)
         if group is None or group.chars < LIST_MIN_SHARE * len(visible_text(doc)):
-            return kind, None
-        return max(LIST_KINDS, key=lambda name: proba.get(name, 0.0)), group
+            return None
+        bare = group.prose < LIST_BARE_PROSE * evidence.text_chars
+        return None if bare and evidence.text_chars - group.prose >= LIST_OUTSIDE_PROSE else group
 
     def _thread_wins(
         self, lines: frozenset[str], bag: Counter[str], others: Sequence[tuple[Extraction, Counter[str]]]
@@ -589,7 +597,10 @@ class Cascade:
         the module notes), with the parts of the article the page hides but declares."""
         assert self.arbiter is not None
         proba = self.kind_proba(doc)
-        kind, group = self._list_kind(doc, proba, self.page_kind(doc))
+        kind = self.page_kind(doc)
+        group = list_items(doc.tree, doc.url) if kind in LIST_KINDS else self._found_list(doc, proba)
+        if group is not None and kind not in LIST_KINDS:
+            kind = max(LIST_KINDS, key=lambda name: proba.get(name, 0.0))
         if kind in LIST_KINDS:
             listed = self._whole_page(doc, model, now, outcome, kind, group)
             if listed is not None:

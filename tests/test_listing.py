@@ -73,6 +73,25 @@ def test_an_article_with_a_list_of_related_stories_stays_an_article():
     assert "crews cleared the wreck" in record["text"]
 
 
+def test_a_blog_post_beside_its_blogroll_of_bare_links_stays_an_article():
+    """The kind model finds this page likelier a list (a thousand links, a ``CollectionPage``),
+    and the blogroll is its largest list; but its entries are bare links and the post's prose
+    lies outside them."""
+    roll = "".join(f"<li class='link'><a href='http://blog{i}.test/'>Friend blog {i}</a></li>" for i in range(1000))
+    prose = "".join(
+        f"<p>Paragraph {i}: good bosses know when to get out of the way, and they say so in meetings.</p>"
+        for i in range(40)
+    )
+    page = (
+        "<html><head><title>Good bosses</title>"
+        '<script type="application/ld+json">{"@type": "CollectionPage", "name": "Blog"}</script></head>'
+        f"<body><div class='module'><ul>{roll}</ul></div><div id='main'><h2>Good bosses</h2>{prose}</div></body></html>"
+    )
+    record = extract_bytes(page.encode(), page_id="post", now=NOW)
+    assert record["kind"] == "article" and "items" not in record
+    assert "Paragraph 39: good bosses" in record["text"] and "Friend blog 7" not in record["text"]
+
+
 def test_forumcrawl_extract_reports_the_listing_and_its_items(tmp_path):
     (tmp_path / "news.html").write_text(NEWS, encoding="utf-8")
     out = tmp_path / "out.jsonl"
