@@ -467,7 +467,8 @@ def _written_by(lines: PageLines) -> str | None:
 
 #: Elements that name an article's writer by where they link or what they are called: a link
 #: to a writer's page (``/author/ann-reporter``), a block classed ``author`` or ``byline``.
-#: libxml2 finds them; they are read only on a page whose marks and byline name no one.
+#: libxml2 finds them; they are read only on a page whose marks and byline name no one but the
+#: site or its publisher.
 _AUTHOR_BOXES = lxml.etree.XPath(
     "//a[contains(@href, '/author/') or contains(@href, '/authors/')]"
     " | //*[contains(@class, 'author') or contains(@class, 'byline')]"
@@ -475,8 +476,9 @@ _AUTHOR_BOXES = lxml.etree.XPath(
 
 
 #: An author box's or link's text is a name when it has at most this many words (a team's name,
-#: a title and a name): its first piece may be a teaser's headline or "Articles by …". Chosen
-#: on the even-numbered wcxb-dev articles, whose box names have 1-4 words.
+#: a title and a name): its first piece may be a teaser's headline or "Articles by …". The
+#: names the boxes give on the even-numbered wcxb-dev articles have 1-4 words; a teaser's
+#: headline of 15 words was taken for a name on an odd-numbered one before this bound.
 BOX_NAME_MAX_WORDS = 6
 
 
