@@ -31,7 +31,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain, islice
+from itertools import islice
 from datetime import datetime, timezone
 from typing import Any
 
@@ -475,20 +475,23 @@ _AUTHOR_BLOCKS = lxml.etree.XPath("//@class[contains(., 'author') or contains(.,
 BOX_NAME_MAX_WORDS = 6
 
 
+def _writer_elements(tree: lxml.html.HtmlElement, lines: PageLines) -> Iterator[Any]:
+    """The links to a writer's page (one with a name after ``/author/``), then the blocks
+    classed ``author`` or ``byline``: each searched for only when the ones before named no one."""
+    if "/author" in "\n".join(lines.hrefs):
+        for link in _AUTHOR_LINKS(tree):
+            if link.get("href", "").split("/author", 1)[-1].lstrip("s").strip("/ "):
+                yield link
+    yield from _AUTHOR_BLOCKS(tree)
+
+
 def _author_box(tree: lxml.html.HtmlElement, lines: PageLines) -> str | None:
     """The writer a page names by its links and classes alone, read only on a page whose marks
     and byline name no one but the site or its publisher: the first link to a writer's page
     (a WordPress author link), else the first block classed ``author`` or ``byline``, outside
     comments, whose text reads as a name (its first shown piece, the byline label taken off;
     not "Articles by …" nor "Source: …")."""
-    links = []
-    if "/author" in "\n".join(lines.hrefs):
-        links = [
-            link
-            for link in _AUTHOR_LINKS(tree)
-            if link.get("href", "").split("/author", 1)[-1].lstrip("s").strip("/ ")
-        ]
-    for element in chain(links, _AUTHOR_BLOCKS(tree)):
+    for element in _writer_elements(tree, lines):
         text = next((piece for piece in map(_clean, element.itertext()) if piece), None)
         if not text or len(text) > NAME_MAX_CHARS or _in_comments(element):
             continue
