@@ -15,7 +15,8 @@ the first that gives a value wins, field by field:
 
 What the page shows then decides between them, as a reader sees the article: the ``<h1>`` that
 the marked titles name is the title, the byline by it ("By …", "Written by" / name, "作者：")
-is the author when it names the marked one or nothing is marked, and of the dates written by
+is the author when it names the marked one, nothing is marked or the mark names the site or
+its publisher (an ``Organization`` as the writer), and of the dates written by
 the headline, the one that is the marked publication or change day is the date, else the
 first (:func:`article_metadata`). An hCard's or hAtom's byline is read as the reader reads it there.
 
@@ -59,6 +60,10 @@ ARTICLE_TYPES = frozenset({
 #: schema.org types whose dates and author are the page's when no article object gives them
 #: (a ``WebPage`` in a ``@graph`` beside the site's ``Organization``).
 PAGE_TYPES = frozenset({"webpage", "itempage", "aboutpage", "medicalwebpage", "collectionpage"})
+#: schema.org types whose ``name`` is the site's (besides every ``…Organization``).
+_SITE_TYPES = frozenset({"website", "corporation", "newsmediaorganization", "brand"})
+#: Words a site's name may open with or leave out ("The Commercial Appeal").
+_ARTICLES = frozenset({"the", "a", "an"})
 _COMMENT_CLASS = re.compile(r"\bcomments?\b|\bcomment-|\breply\b|\brespond\b", re.IGNORECASE)
 _URL = re.compile(r"^(?:https?:)?//|^/", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
@@ -72,7 +77,9 @@ _BY_LABEL = re.compile(
 _WRITTEN_BY = ("Written by", "Posted by", "Authored by", "written by", "posted by", "WRITTEN BY", "Written By", "Posted By")
 #: Where a byline's name ends: a separator, or a word that starts the rest of the line.
 _BYLINE_CUT = re.compile(
-    r"\s+[-|·•–—]\s+|\s*[|·•]\s*|\s+(?:on|updated|published|posted|last|am|le)\b", re.IGNORECASE
+    r"\s+[-|·•–—]\s+|\s*[|·•]\s*|\s+(?:on|in|for|updated|published|posted|last|am|le)\b"
+    r"|(?-i:(?<=[a-z])(?=(?:Updated|Published|Posted)\b))",
+    re.IGNORECASE,
 )
 #: A byline's or a date's line is at most this long: longer lines are the text's (a date in a
 #: sentence is not the article's). The shortest that reads the even-numbered wcxb-dev articles'
@@ -80,7 +87,12 @@ _BYLINE_CUT = re.compile(
 BYLINE_MAX_CHARS = 60
 _DIGIT = re.compile(r"\d")
 _YEAR = re.compile(r"\d{4}|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b")
-#: A byline's name is at most this long (a sentence that starts with "By" is longer).
+#: A second label after a byline's first ("Author" then "Posted by").
+_BY_AGAIN = re.compile(r"^\s*(?:(?:written|posted|authored)\s+)?by\s+", re.IGNORECASE)
+#: Writers joined after a name in a byline.
+_MORE_WRITERS = re.compile(r"\s*,?\s*(?:and|&)\s", re.IGNORECASE)
+#: A byline's name is at most this long (a sentence that starts with "By" is longer); a line
+#: of that many characters after its label is read for a byline (three names and "and").
 NAME_MAX_CHARS = 90
 #: Shown lines before and after the headline searched for the byline and its dates: chosen on
 #: the even-numbered wcxb-dev articles.
@@ -294,18 +306,25 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
 
-def _headline(lines: PageLines, titles: list[str], site: str | None) -> tuple[str | None, int]:
-    """The article's visible headline and its line: of the page's shown ``<h1>``, the one most
-    like the titles the page marks (JSON-LD headline, ``og:title``, ``<title>``: the Jaccard
-    likeness of their words) when it is like one at all; without marked titles, the first shown
-    ``<h1>``. A site's name in an ``<h1>`` (its logo) is none: it is ``og:site_name``, or a
-    shorter part of a marked title joined to the rest (``Article | Site``)."""
+def _title_names(titles: list[str], site: str | None) -> set[str]:
+    """The lower-cased names of the site and its sections the marked titles show: ``og:site_name``
+    and each shorter part of a title joined to the rest (``Article | Site``)."""
     names = set()
     for title in titles:
         parts = [part.strip().lower() for part in _TITLE_PARTS.split(title)]
         names.update(sorted(parts, key=len)[:-1])  # all but the longest: the site's, a section's
     if site:
         names.add(site.lower())
+    return names
+
+
+def _headline(lines: PageLines, titles: list[str], names: set[str], site: str | None) -> tuple[str | None, int]:
+    """The article's visible headline and its line: of the page's shown ``<h1>``, the one most
+    like the titles the page marks (JSON-LD headline, ``og:title``, ``<title>``: the Jaccard
+    likeness of their words) when it is like one at all; without marked titles, the first shown
+    ``<h1>``. A site's or section's name (:func:`_title_names`) in an ``<h1>`` (its logo) is
+    none, and one the site joins to its titles (:func:`_suffixes`) is cut off the headline."""
+    suffixes = _suffixes(titles, site)
     shown = [
         text for element in lines.elements["h1"] if (text := _clean(element.text_content())) and text.lower() not in names
     ]
@@ -323,20 +342,61 @@ def _headline(lines: PageLines, titles: list[str], site: str | None) -> tuple[st
         if line < 0:
             continue
         if not titles:
-            return text, line
+            return _without_names(text, suffixes), line
         words = _words(text)
         score = max(len(words & title) / len(words | title) if words and title else 0.0 for title in title_words)
         if score > best_score:
             best, best_line, best_score = text, line, score
     if best is None or best_score < HEADLINE_LIKENESS:
         return None, -1
-    return best, best_line
+    return _without_names(best, suffixes), best_line
+
+
+def _suffixes(titles: list[str], site: str | None) -> set[str]:
+    """The lower-cased names the site joins to its titles: ``og:site_name``, and a part that
+    ends two different marked titles (``… | Opinion``; one title's last part may be its
+    subtitle, and the part two titles open with is the headline's)."""
+    ends = [parts[-1].strip().lower() for title in set(titles) if len(parts := _TITLE_PARTS.split(title)) > 1]
+    found = {part for part in ends if ends.count(part) > 1}
+    if site:
+        found.add(site.lower())
+    return found
+
+
+#: Characters a page shows where its encoding lost one (``Beginner? Guide`` for ``Beginner's``).
+_LOST = "?\ufffd"
+
+
+def _mended(headline: str, titles: list[str], site: str | None) -> str:
+    """The marked title (without the site's name) that a headline shows with characters lost to
+    a wrong encoding: the same text, each lost mark standing for one to three characters; else
+    the headline."""
+    if not any(mark in headline for mark in _LOST):
+        return headline
+    pattern = re.compile("".join(".{1,3}?" if ch in _LOST else re.escape(ch) for ch in headline))
+    return next((title for t in titles if pattern.fullmatch(title := _without_site(t, site))), headline)
+
+
+def _without_names(headline: str, names: set[str]) -> str:
+    """A headline without the parts joined to it that are the site's or a section's name
+    (:func:`_suffixes`: ``Headline | Opinion``); a headline of one part is kept whole."""
+    parts = _TITLE_PARTS.split(headline)
+    if len(parts) < 2:
+        return headline
+    joints = _TITLE_PARTS.findall(headline)
+    start, end = 0, len(parts)
+    while end - start > 1 and parts[end - 1].strip().lower() in names:
+        end -= 1
+    while end - start > 1 and parts[start].strip().lower() in names:
+        start += 1  # a site's name before the headline is og:site_name
+    return parts[start] + "".join(joint + part for joint, part in zip(joints[start : end - 1], parts[start + 1 : end]))
 
 
 def _byline_name(text: str) -> str | None:
     """The name a byline's text gives once its label was taken off: up to a date or a
     separator, if it looks like a name: opening with a letter that is not lower case (a capital,
     or CJK), no digits ("By the end of 2024, …" opens a sentence, not a byline)."""
+    text = _BY_AGAIN.sub("", text, count=1)  # "Author: Posted by Ann"
     date = find_time(text)
     if date:
         text = text[: text.find(date)] if date in text else text
@@ -355,11 +415,16 @@ def _from_lines(lines: PageLines, at: int, now: datetime) -> tuple[str | None, l
     window = [*reversed(before), *islice(filter(None, texts[at + 1 :]), BYLINE_AFTER)]
     author, dates = None, []
     for n, text in enumerate(window):
-        if len(text) > BYLINE_MAX_CHARS:
+        if len(text) > NAME_MAX_CHARS:
             continue
         # A date without a year ("today", "3 days ago", "May 5") dates the page, not the article;
         # lines without a year's digits are not read (the time expression costs 70 µs a line).
-        if _YEAR.search(text) is not None and (found := read_time(text, now=now)) is not None and found[1]:
+        if (
+            len(text) <= BYLINE_MAX_CHARS
+            and _YEAR.search(text) is not None
+            and (found := read_time(text, now=now)) is not None
+            and found[1]
+        ):
             if _YEAR.search(found[0]) is not None:
                 dates.append((found[0], found[1][:10]))
         if author is not None:
@@ -396,6 +461,46 @@ def _written_by(lines: PageLines) -> str | None:
     return _byline_name(rest)
 
 
+#: Links to a writer's page (``/author/ann-reporter``), searched by libxml2 on a page whose links'
+#: targets (gathered by the lines' walk) hold one, and blocks classed ``author`` or ``byline``
+#: (found from the class attributes: a fifth faster than testing every element).
+_AUTHOR_LINKS = lxml.etree.XPath("//a[contains(@href, '/author/') or contains(@href, '/authors/')]")
+_AUTHOR_BLOCKS = lxml.etree.XPath("//@class[contains(., 'author') or contains(., 'byline')]/..")
+
+
+#: An author box's or link's text is a name when it has at most this many words (a team's name,
+#: a title and a name): its first piece may be a teaser's headline or "Articles by …". The
+#: names the boxes give on the even-numbered wcxb-dev articles have 1-4 words; a teaser's
+#: headline of 15 words was taken for a name on an odd-numbered one before this bound.
+BOX_NAME_MAX_WORDS = 6
+
+
+def _writer_elements(tree: lxml.html.HtmlElement, lines: PageLines) -> Iterator[Any]:
+    """The links to a writer's page (one with a name after ``/author/``), then the blocks
+    classed ``author`` or ``byline``: each searched for only when the ones before named no one."""
+    if "/author" in "\n".join(lines.hrefs):
+        for link in _AUTHOR_LINKS(tree):
+            if link.get("href", "").split("/author", 1)[-1].lstrip("s").strip("/ "):
+                yield link
+    yield from _AUTHOR_BLOCKS(tree)
+
+
+def _author_box(tree: lxml.html.HtmlElement, lines: PageLines) -> str | None:
+    """The writer a page names by its links and classes alone, read only on a page whose marks
+    and byline name no one but the site or its publisher: the first link to a writer's page
+    (a WordPress author link), else the first block classed ``author`` or ``byline``, outside
+    comments, whose text reads as a name (its first shown piece, the byline label taken off;
+    not "Articles by …" nor "Source: …")."""
+    for element in _writer_elements(tree, lines):
+        text = next((piece for piece in map(_clean, element.itertext()) if piece), None)
+        if not text or len(text) > NAME_MAX_CHARS or _in_comments(element):
+            continue
+        name = _byline_name(_BY_LABEL.sub("", text))
+        if name is not None and len(name.split()) <= BOX_NAME_MAX_WORDS and " by " not in name and ":" not in name:
+            return name
+    return None
+
+
 def _without_site(title: str, site: str | None) -> str:
     """A marked title without the site's name joined to it (``Article | Site``, ``Article -
     Site``): the parts other than the site's name, and of parts joined by ``|`` the longest."""
@@ -411,11 +516,13 @@ def _declared(objects: list[dict[str, Any]], metas: dict[str, str]) -> bool:
     return any(_types(obj) & ARTICLE_TYPES for obj in objects) or metas.get("og:type", "").lower() == "article"
 
 
-def marked_article(tree: lxml.html.HtmlElement | None) -> bool:
+def marked_article(tree: lxml.html.HtmlElement | None, lines: PageLines | None = None) -> bool:
     """Whether the page declares itself one article: a JSON-LD article object or
-    ``og:type=article``."""
+    ``og:type=article`` (read from the scripts and metas of its ``lines`` when given)."""
     if tree is None:
         return False
+    if lines is not None:
+        return _declared(list(_jsonld(lines.elements["script"])), _metas(lines.elements["meta"]))
     return _declared(list(jsonld_objects(tree)), _metas(tree.iter("meta")))
 
 
@@ -432,6 +539,54 @@ def without_labels(text: str) -> str:
 def _day(raw: str | None, now: datetime) -> str | None:
     found = to_iso(raw, now=now) if raw else None
     return found[:10] if found else None
+
+
+def _as_marked(marked: str, shown: str) -> str:
+    """A byline that names the marked author, up to the marked name's last word: it writes the
+    name as the reader reads it ("Dr.", "and" between two), and the role after it ("Ann
+    Reporter, Senior Analyst") is no part of it; writers joined after it ("and Bo Lee") are."""
+    words, seen = _words(marked), set()
+    for match in _WORD.finditer(shown):
+        seen.add(match.group().lower())
+        if words <= seen:
+            end = match.end()
+            while end < len(shown) and not shown[end].isspace() and shown[end] != ",":
+                end += 1  # the name's word as written: "CEPF®", "Jr."
+            return shown if _MORE_WRITERS.match(shown[end:]) else shown[:end]
+    return shown
+
+
+def _site_names(objects: list[dict[str, Any]], site: str | None) -> list[set[str]]:
+    """The words of each name the page gives its site or publisher: ``og:site_name``, the JSON-LD
+    organisations' and web sites', an object's ``publisher`` and its ``author`` when that is an
+    organisation (not a title's shorter part: a title may end with its writer's name)."""
+    found = [site or ""]
+    for obj in objects:
+        named = [part for part in (obj, obj.get("author")) if isinstance(part, dict) and _is_organization(part)]
+        if isinstance(obj.get("publisher"), dict):
+            named.append(obj["publisher"])
+        found.extend(str(part.get("name") or "") for part in named)
+    return [words for name in found if (words := _words(name) - _ARTICLES)]
+
+
+def _is_organization(obj: dict[str, Any]) -> bool:
+    return any(kind.endswith("organization") or kind in _SITE_TYPES for kind in _types(obj))
+
+
+def _names_site(name: str, sites: list[set[str]]) -> bool:
+    """Whether an author's ``name`` is the site's or its publisher's: all its words (but
+    articles) are of one of their names (``The Commercial Appeal`` of ``Memphis Commercial
+    Appeal``)."""
+    words = _words(name) - _ARTICLES
+    return bool(words) and any(words <= site for site in sites)
+
+
+def _without_publisher(author: str, sites: list[set[str]]) -> str:
+    """A marked author without the publisher's name written after the writers'
+    (``Ann Reporter, The Gazette``)."""
+    parts = author.split(", ")
+    kept = [parts[0], *(part for part in parts[1:] if not _names_site(part, sites))]
+    return ", ".join(kept) if len(kept) < len(parts) else author
 
 
 def _same_name(marked: str, shown: str) -> bool:
@@ -452,10 +607,15 @@ def article_metadata(
     elements read here, and the byline is read from the lines about the headline (an hCard's
     "By …" is read there: a search of the tree for microformats' classes cost 2.6 parses).
 
-    - title: the shown ``<h1>`` that the marked titles name (:func:`_headline`), else the
-      marked title (JSON-LD, ``og:title``, microdata), else the ``<title>``'s main part;
-    - author: the byline when it names the marked author (it writes "Dr.", "and"), else the
-      marked author, else the byline;
+    - title: the shown ``<h1>`` that the marked titles name (:func:`_headline`), without a
+      section's name the site joins to its titles, or the marked title it shows with
+      characters a wrong encoding lost; else the marked title (JSON-LD, ``og:title``,
+      microdata), else the ``<title>``'s main part;
+    - author: the byline when it names the marked author, up to the marked name (it writes
+      "Dr.", "and"; a role after a comma is not the name); else the marked author without the
+      publisher's name after the writers'; the byline when the marked author is the site or
+      its publisher, or none is marked; and then an author link or box
+      (:func:`_author_box`);
     - published: of the dates written by the headline with their year, the one that is the
       marked publication or change day (the page shows the day the reader is told), else the
       first of them; without one, the marked publication time.
@@ -499,23 +659,31 @@ def article_metadata(
     read(sources[1])
     page_title = _clean(" ".join(t.text_content() for t in lines.elements["title"][:1]))
     titles = [t for t in (marked["title"], page_title) if t]
-    headline, at = _headline(lines, titles, metas.get("og:site_name"))
+    names = _title_names(titles, metas.get("og:site_name"))
+    headline, at = _headline(lines, titles, names, metas.get("og:site_name"))
     shown_author, shown_dates = _from_lines(lines, at, now) if at >= 0 else (None, [])
     for source in sources[2:]:
         if (marked["title"] or headline) and (marked["author"] or shown_author) and (marked["published"] or shown_dates):
             break
         read(source)
     if headline:
-        title = headline
+        title = _mended(headline, titles, metas.get("og:site_name"))
     elif marked["title"]:
         title = _without_site(marked["title"], metas.get("og:site_name"))
     else:
         title = fields.title(tree, None, lines)
     author = _clean(_BY_LABEL.sub("", marked["author"])) if marked["author"] else None
-    if author is None and shown_author is None:
-        shown_author = _written_by(lines)
-    if shown_author and (author is None or _same_name(author, shown_author)):
+    publisher = False
+    if author is not None:
+        sites = _site_names(objects, metas.get("og:site_name"))
+        author = _without_publisher(author, sites)
+        publisher = _names_site(author, sites)
+    if shown_author is None and (author is None or publisher):
+        shown_author = _written_by(lines) or _author_box(tree, lines)
+    if shown_author and (author is None or publisher):
         author = shown_author
+    elif shown_author and _same_name(author, shown_author):
+        author = _as_marked(author, shown_author)
     published = marked["published"]
     if shown_dates:
         days = {_day(published, now): published, _day(marked["modified"], now): marked["modified"]}

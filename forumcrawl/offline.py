@@ -25,7 +25,7 @@ from forumcrawl.defaults import FORUMCRAWL_EXTRACT_CASCADE
 from forumcrawl.document import DEFAULT_MAX_BYTES, Document, DocumentError
 from forumcrawl.extractors.kinds import NON_CONTENT_KINDS
 from forumcrawl.items import plain
-from forumcrawl.pages import STAGES, Cascade, article_item, thread_item
+from forumcrawl.pages import LIST_KINDS, STAGES, Cascade, article_item, thread_item
 from forumcrawl.warc import WARC_SUFFIXES, is_warc, read_warc_record, warc_offsets
 
 __all__ = [
@@ -191,6 +191,8 @@ def extract_bytes(
     if options.kind == "auto" and extraction.page_kind in NON_CONTENT_KINDS:
         record["kind"] = extraction.page_kind
     record.update(plain(item))
+    if extraction.items and record["kind"] in LIST_KINDS:
+        record["items"] = [{"url": entry.url, "text": entry.text} for entry in extraction.items]
     record["id"] = page_id
     record["url"] = url or None
     if outcome.errors:

@@ -416,3 +416,11 @@ def test_forumcrawl_eval_subprocess(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "forumcrawl eval: error:" in done.stderr
+
+
+def test_titles_and_authors_compare_typographic_quotes_and_dashes_as_ascii():
+    gold = {"id": "1", "kind": "article", "title": "Yoga Won't Fix It - Really", "author": "Ann O'Hara"}
+    pred = {"id": "1", "title": "Yoga Won’t  Fix It – Really", "author": "Ann O’Hara"}
+    metrics = score_page(gold, pred).metrics
+    assert (metrics["title"], metrics["author"]) == (1.0, 1.0)
+    assert score_page(gold, {"id": "1", "title": "Yoga Will Fix It"}).metrics["title"] == 0.0

@@ -124,3 +124,89 @@ def test_meta_rows_labels_left_without_their_values_leave_the_text():
     record = extract_bytes(page.encode(), page_id="storm", options=ExtractOptions(kind="article"), now=NOW)
     assert "crews cleared the wreck" in record["text"] and "Ann" in record["text"]
     assert not any(line.strip() in {"Posted by:", "Categories:"} for line in record["text"].split("\n"))
+
+
+def test_the_section_the_site_joins_to_its_titles_is_cut_off_the_headline():
+    t = tree(
+        "<html><head><title>Why the harbour closed | Opinion</title>"
+        '<script type="application/ld+json">{"@type": "NewsArticle",'
+        ' "headline": "Storm closes the harbour for a second day | Opinion"}</script></head>'
+        "<body><h1>Storm closes the harbour for a second day | Opinion</h1>" + PROSE + "</body></html>"
+    )
+    assert article_metadata(t, now=NOW).title == "Storm closes the harbour for a second day"
+    subtitle = tree(
+        "<html><head><title>Storm closes the harbour | Crews at work - Coast Gazette</title>"
+        '<meta property="og:title" content="Storm closes the harbour | Crews at work">'
+        "</head><body><h1>Storm closes the harbour | Crews at work</h1>" + PROSE + "</body></html>"
+    )
+    assert article_metadata(subtitle, now=NOW).title == "Storm closes the harbour | Crews at work"
+
+
+def test_a_headline_that_lost_characters_to_a_wrong_encoding_is_the_marked_title():
+    t = tree(
+        "<html><head><meta property=\"og:title\" content=\"Event Planning: A Beginner's Guide\"></head>"
+        "<body><h1>Event Planning? A Beginner? Guide</h1>" + PROSE + "</body></html>"
+    )
+    assert article_metadata(t, now=NOW).title == "Event Planning: A Beginner's Guide"
+
+
+def budget_page(author: object, shown: str = "", site: str = "") -> str:
+    """A page on meals with a JSON-LD article whose ``author`` is given, a byline ``shown``
+    under its headline, and ``og:site_name`` ``site``."""
+    ld = json.dumps({"@type": "NewsArticle", "headline": "Meals on a budget", "author": author})
+    meta = f'<meta property="og:site_name" content="{site}">' if site else ""
+    return f'{meta}<script type="application/ld+json">{ld}</script><h1>Meals on a budget</h1>{shown}{PROSE}'
+
+
+def person(name: str, kind: str = "Person") -> dict[str, str]:
+    return {"@type": kind, "name": name}
+
+
+def test_the_byline_wins_over_an_author_that_is_the_site_and_stops_at_the_marked_name():
+    site_as_author = budget_page(person("Heart Foundation", "Organization"), "<p>by Tracy Parker, Dietitian</p>")
+    assert article_metadata(tree(site_as_author), now=NOW).author == "Tracy Parker, Dietitian"
+    role = budget_page(person("Sean Peek"), "<p>Written by:Sean Peek, Senior AnalystUpdated Sep 17, 2025</p>")
+    assert article_metadata(tree(role), now=NOW).author == "Sean Peek"
+    names = ("Danielle DeSiato", "Donna Enzmann", "Natalie Nguyen")
+    writers = budget_page([person(n) for n in names], f"<p>Written by {names[0]}, {names[1]}, and {names[2]}</p>")
+    assert article_metadata(tree(writers), now=NOW).author == "Danielle DeSiato, Donna Enzmann, and Natalie Nguyen"
+
+
+def test_the_publisher_named_after_the_writers_is_no_writer():
+    page = budget_page(
+        person("Manoj Jain and Jagpreet Chhatwal, The Commercial Appeal"), site="Memphis Commercial Appeal"
+    )
+    assert article_metadata(tree(page), now=NOW).author == "Manoj Jain and Jagpreet Chhatwal"
+
+
+def test_an_author_link_or_box_names_the_writer_when_nothing_else_does():
+    link = tree(
+        "<h1>Meals on a budget</h1>" + PROSE * 3
+        + "<div><a href='/author/'>Our authors</a>"
+        "<a href='https://blog.test/author/jordanna/'>Jordanna Campbell</a></div>"
+    )
+    assert article_metadata(link, now=NOW).author == "Jordanna Campbell"
+    box = tree(
+        "<h1>Meals on a budget</h1>" + PROSE
+        + "<div class='blog_author-box'><div>Articles by Lauren</div></div>"
+        "<div class='blog_author-text'><div>Lauren Vetter</div><p>Lauren writes about search.</p></div>"
+    )
+    assert article_metadata(box, now=NOW).author == "Lauren Vetter"
+    assert article_metadata(tree("<h1>Meals on a budget</h1>" + PROSE), now=NOW).author is None
+
+
+def test_a_page_that_says_it_is_an_article_but_reads_as_posts_keeps_its_marked_fields():
+    comment = "<div class='post'><b>{}</b><p>{}</p></div>"
+    page = (
+        "<html><head><title>Storm closes harbour - Coast Gazette</title>"
+        '<meta property="og:type" content="article">'
+        '<meta property="article:published_time" content="2024-05-01T08:30:00+02:00">'
+        '<meta name="author" content="Ann Reporter"></head><body><h1>Storm closes harbour!</h1>'
+        + "".join(comment.format(f"user{i}", f"Reply number {i} says the crews worked all night long.")
+                  for i in range(4))
+        + "</body></html>"
+    )
+    record = extract_bytes(page.encode(), page_id="storm", options=ExtractOptions(kind="thread"), now=NOW)
+    assert record["kind"] == "thread"
+    assert (record["title"], record["author"]) == ("Storm closes harbour!", "Ann Reporter")
+    assert record["published"].startswith("2024-05-01")
