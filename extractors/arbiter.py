@@ -438,6 +438,10 @@ def _line_index(lines: PageLines) -> dict[str, list[int]]:
         for number, line in enumerate(lines.texts):
             if line:
                 numbers.setdefault(line, []).append(number)
+        for number, line in lines.muted.items():
+            placed = numbers.setdefault(line, [])
+            placed.append(number)
+            placed.sort()
         _LAST_INDEX[:] = [lines, numbers, {}, {}]
     return _LAST_INDEX[1]  # type: ignore[no-any-return]
 

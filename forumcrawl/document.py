@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from copy import deepcopy as copy_tree
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
@@ -288,6 +289,23 @@ class Document:
         if key not in self._cache:
             self._cache[key] = make()
         return self._cache[key]  # type: ignore[no-any-return]
+
+    def without(self, elements: Sequence[lxml.etree._Element]) -> Document:
+        """A copy of this page whose tree lacks ``elements`` (elements of :attr:`tree`), their
+        tails kept: the page as a reader sees it once a part known to be no content (an
+        article's comments) is gone, for an extractor to read again. This page is unchanged."""
+        tree = self.tree
+        copy = Document(html=self.html, url=self.url, encoding=self.encoding)
+        if tree is None:
+            return copy
+        paths = {tree.getroottree().getpath(element) for element in elements}
+        twin = lxml.etree.ElementTree(copy_tree(tree)).getroot()
+        found = [element for path in paths for element in twin.getroottree().xpath(path)]  # before any goes
+        for element in found:
+            if element.getparent() is not None:
+                element.drop_tree()
+        copy._cache["tree"] = twin
+        return copy
 
     def known(self, key: str) -> Any:
         """What :meth:`derived` keeps under ``key``, None when it was not computed: a reader
