@@ -461,10 +461,12 @@ def _line_numbers(text: str, lines: PageLines) -> list[int | None]:
 
 
 #: A form readers comment an article with: WordPress ``form#commentform`` posting to
-#: ``wp-comments-post.php``, Drupal ``comment-form``, a ``textarea name="comment"``.
+#: ``wp-comments-post.php``, Drupal ``comment-form``, a ``textarea name="comment"``, or the
+#: frame a blog engine loads its comment editor in (Blogger's ``iframe#comment-editor``).
 _COMMENT_FORM = lxml.etree.XPath(
     "//form[contains(translate(concat(@id, ' ', @class, ' ', @action), 'COMENT', 'coment'), 'comment')]"
     " | //textarea[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
+    " | //iframe[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
 )
 
 #: "comment" in a name, not "commentary" (an opinion piece's article) nor "commentator".
@@ -575,8 +577,9 @@ def without_lines(text: str, dropped: frozenset[str]) -> str:
 
 
 #: An id that anchors a numbered comment, as blog and news engines write them
-#: (``comment-24152``, ``div-comment-949868``, Slashdot's ``comment_body_40747335``).
-_NUMBERED_COMMENT = re.compile(r"comment[\W_]?(?:[a-z]+[\W_])?\d", re.IGNORECASE)
+#: (``comment-24152``, ``div-comment-949868``, Slashdot's ``comment_body_40747335``, Blogger's
+#: ``c1368053093029873036``).
+_NUMBERED_COMMENT = re.compile(r"comment[\W_]?(?:[a-z]+[\W_])?\d|^c\d{6,}$", re.IGNORECASE)
 
 
 #: The ids of an element, what it holds, what holds it, and the element before it (Thesis
