@@ -432,15 +432,20 @@ _LAST_INDEX: list[Any] = [None, {}, {}, {}]
 def _line_index(lines: PageLines) -> dict[str, list[int]]:
     """The numbers of the page's lines by their text, made once per page: the cascade places
     several texts of one page (each candidate, its overlays, its comment blocks), and a
-    page's lines are read one page at a time."""
+    page's lines are read one page at a time. Muted lines (a ``<footer>``'s, an ``<aside>``'s)
+    are placed too: ``dom`` reads some of them (an article's comments in its footer)."""
     if _LAST_INDEX[0] is not lines:
         numbers: dict[str, list[int]] = {}
         for number, line in enumerate(lines.texts):
             if line:
                 numbers.setdefault(line, []).append(number)
+        mixed = []
         for number, line in lines.muted.items():
             placed = numbers.setdefault(line, [])
+            if placed:
+                mixed.append(placed)
             placed.append(number)
+        for placed in mixed:
             placed.sort()
         _LAST_INDEX[:] = [lines, numbers, {}, {}]
     return _LAST_INDEX[1]  # type: ignore[no-any-return]
@@ -463,10 +468,11 @@ def _line_numbers(text: str, lines: PageLines) -> list[int | None]:
 #: A form readers comment an article with: WordPress ``form#commentform`` posting to
 #: ``wp-comments-post.php``, Drupal ``comment-form``, a ``textarea name="comment"``, or the
 #: frame a blog engine loads its comment editor in (Blogger's ``iframe#comment-editor``).
+#: Read by tag along the descendant axis (``//`` walks every node's children again).
 _COMMENT_FORM = lxml.etree.XPath(
-    "//form[contains(translate(concat(@id, ' ', @class, ' ', @action), 'COMENT', 'coment'), 'comment')]"
-    " | //textarea[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
-    " | //iframe[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
+    "descendant-or-self::form[contains(translate(concat(@id, ' ', @class, ' ', @action), 'COMENT', 'coment'), 'comment')]"
+    " | descendant-or-self::textarea[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
+    " | descendant-or-self::iframe[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
 )
 
 #: "comment" in a name, not "commentary" (an opinion piece's article) nor "commentator".
