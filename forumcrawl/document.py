@@ -231,6 +231,19 @@ def _parse(html: str, utf8: bytes | None = None) -> lxml.html.HtmlElement | None
         return None
 
 
+def _child_steps(element: lxml.etree._Element, root: lxml.etree._Element) -> list[int] | None:
+    """The child places that lead from ``root`` down to ``element`` (None when ``element`` is
+    not under ``root``): the same places lead to its twin in a copy of ``root``."""
+    steps = []
+    while element is not root:
+        parent = element.getparent()
+        if parent is None:
+            return None
+        steps.append(parent.index(element))
+        element = parent
+    return steps[::-1]
+
+
 @dataclass(eq=False)
 class Document:
     """A decoded page: its URL, its text and (parsed on first use) its lxml tree.
@@ -298,9 +311,15 @@ class Document:
         copy = Document(html=self.html, url=self.url, encoding=self.encoding)
         if tree is None:
             return copy
-        paths = {tree.getroottree().getpath(element) for element in elements}
-        twin = lxml.etree.ElementTree(copy_tree(tree)).getroot()
-        found = [element for path in paths for element in twin.getroottree().xpath(path)]  # before any goes
+        steps = [_child_steps(element, tree) for element in elements]
+        twin = copy_tree(tree)
+        found = []  # all found before any goes: a dropped element shifts its siblings' places
+        for path in steps:
+            if path is not None:
+                node = twin
+                for step in path:
+                    node = node[step]
+                found.append(node)
         for element in found:
             if element.getparent() is not None:
                 element.drop_tree()

@@ -562,7 +562,7 @@ class Cascade:
         again = self._try(name, bare, model, now, outcome)
         if again is None:
             return cut
-        again = self._without_overlays(bare, again)
+        again = self._without_overlays(doc, again)  # the page's lines: its index is made
         if again is None or page_chars(doc, again.text) <= kept:
             return cut
         return again

@@ -289,7 +289,7 @@ def test_an_articles_comments_below_it_are_left_out_of_its_text():
     rule = single_rule(doc, min_posts=2)
     assert rule is not None
     posts = apply_rule(rule, doc)
-    parts = comment_section(doc.tree, rule, posts)
+    parts = comment_section(doc.tree, rule, posts, document_lines(doc))
     # Each comment, the form and the list that holds every comment.
     assert len(parts) == len(posts) + 2 and parts[-2].get("id") == "commentform"
     assert parts[-1].get("class") == "commentlist"
@@ -304,16 +304,16 @@ def test_an_articles_comments_below_it_are_left_out_of_its_text():
     assert thread is not None and thread.method == "ksf" and len(thread.posts) >= len(COMMENTS)
     # Without a comment form, or with a post not named a comment, the posts are no comments.
     bare = Document.from_text(commented_blog_post().replace(COMMENT_FORM, ""))
-    assert comment_section(bare.tree, rule, apply_rule(rule, bare)) == []
-    assert comment_section(doc.tree, rule, posts[:1]) == []
+    assert comment_section(bare.tree, rule, apply_rule(rule, bare), document_lines(bare)) == []
+    assert comment_section(doc.tree, rule, posts[:1], document_lines(doc)) == []
     unnumbered = Document.from_text(commented_blog_post(numbered=False))  # a forum's replies
-    assert comment_section(unnumbered.tree, rule, apply_rule(rule, unnumbered)) == []
+    assert comment_section(unnumbered.tree, rule, apply_rule(rule, unnumbered), document_lines(unnumbered)) == []
     # No form, but the story is the page's one <article> and the comments lie outside it
     # (Slashdot writes its comment form by script): the comments and their list go.
     story = commented_blog_post().replace(COMMENT_FORM, "").replace('<div class="post">', '<article class="post">')
     story = story.replace('</div></div>\n<div id="comments">', '</div></article>\n<div id="comments">')
     slashdot = Document.from_text(story)
-    parts = comment_section(slashdot.tree, rule, apply_rule(rule, slashdot))
+    parts = comment_section(slashdot.tree, rule, apply_rule(rule, slashdot), document_lines(slashdot))
     assert len(parts) == len(posts) + 1 and parts[-1].get("class") == "commentlist"
     found = cascade.run(Document.from_text(story)).extraction
     assert found is not None and not found.posts and SENTENCES[0] in found.text
@@ -1051,7 +1051,7 @@ def test_blogger_comments_are_an_articles_comments():
     rule = single_rule(doc, min_posts=2)
     assert rule is not None
     posts = apply_rule(rule, doc)
-    parts = comment_section(doc.tree, rule, posts)
+    parts = comment_section(doc.tree, rule, posts, document_lines(doc))
     assert parts and any(part.tag == "iframe" for part in parts)
     cascade = Cascade()
     cascade.forum_gate = 0.0  # the page reaches KSF
