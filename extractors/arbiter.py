@@ -425,8 +425,9 @@ def _placed(text: str, lines: PageLines) -> list[tuple[int, str]]:
 
 #: The last page's lines, by text the numbers of its lines (:func:`_line_index`), by element
 #: the outermost overlay that holds it and by overlay whether it holds the page's main text
-#: (:func:`_in_overlay`).
-_LAST_INDEX: list[Any] = [None, {}, {}, {}]
+#: (:func:`_in_overlay`), and by raw line of a candidate the line it drops as an overlay's or
+#: None (:func:`overlay_lines`: ``dom``'s and ``cx``'s texts share most lines).
+_LAST_INDEX: list[Any] = [None, {}, {}, {}, {}]
 
 
 def _line_index(lines: PageLines) -> dict[str, list[int]]:
@@ -451,7 +452,7 @@ def _line_index(lines: PageLines) -> dict[str, list[int]]:
             else:
                 placed.append(number)
                 placed.sort()
-        _LAST_INDEX[:] = [lines, numbers, {}, {}]
+        _LAST_INDEX[:] = [lines, numbers, {}, {}, {}]
     return _LAST_INDEX[1]  # type: ignore[no-any-return]
 
 
@@ -554,12 +555,18 @@ def overlay_lines(text: str, lines: PageLines) -> frozenset[str]:
     line's container, each element once (a search of the whole tree cost seven times the
     parse)."""
     index = _line_index(lines)
+    verdicts: dict[str, str | None] = _LAST_INDEX[4]  # by raw line: candidates share most lines
     dropped = set()
     for raw in text.split("\n"):
-        line = " ".join(raw.split())
-        numbers = index.get(line)
-        if numbers and all(_in_overlay(lines.containers.get(n)) for n in numbers):
-            dropped.add(line)
+        if raw in verdicts:
+            found = verdicts[raw]
+        else:
+            line = " ".join(raw.split())
+            numbers = index.get(line)
+            found = line if numbers and all(_in_overlay(lines.containers.get(n)) for n in numbers) else None
+            verdicts[raw] = found
+        if found is not None:
+            dropped.add(found)
     return frozenset(dropped)
 
 
