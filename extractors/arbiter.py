@@ -624,9 +624,7 @@ def comment_forms(lines: PageLines) -> list[lxml.etree._Element]:
     return forms
 
 
-def comment_blocks(
-    text: str, lines: PageLines, tree: lxml.etree._Element, *, formless: bool = False
-) -> list[lxml.etree._Element]:
+def comment_blocks(text: str, lines: PageLines, *, formless: bool = False) -> list[lxml.etree._Element]:
     """The outermost elements named a comment (class or id) that hold lines of ``text``, on a
     page with a comment form: an article's comment section, its list, its form ("Leave a
     reply"); empty without a form. A forum names its replies comments too: the caller asks of

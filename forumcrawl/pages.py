@@ -704,9 +704,9 @@ def without_comment_blocks(text: str, doc: Document) -> str:
     (comments closed), the numbered comments that close the text (see
     :func:`~forumcrawl.extractors.arbiter.comment_blocks`); a block the text opens in stays."""
     lines = document_lines(doc)
-    blocks, closing = comment_blocks(text, lines, doc.tree), False
+    blocks, closing = comment_blocks(text, lines), False
     if not blocks:
-        blocks, closing = comment_blocks(text, lines, doc.tree, formless=True), True
+        blocks, closing = comment_blocks(text, lines, formless=True), True
     return without_parts(text, lines, blocks, opening=False, closing=closing)
 
 

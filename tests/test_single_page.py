@@ -323,7 +323,7 @@ def test_an_articles_comments_below_it_are_left_out_of_its_text():
 def _comment_blocks(page: str) -> list:
     """:func:`comment_blocks` of the whole visible text of ``page``."""
     doc = Document.from_text(page)
-    return comment_blocks(visible_text(doc), document_lines(doc), doc.tree)
+    return comment_blocks(visible_text(doc), document_lines(doc))
 
 
 def test_a_comment_section_ksf_did_not_read_leaves_the_articles_text():
@@ -399,7 +399,7 @@ def test_comments_in_an_articles_footer_leave_its_text():
     lines = document_lines(doc)
     comment = COMMENTS[0][1]
     assert comment not in lines.texts and comment in lines.muted.values()
-    blocks = comment_blocks(comment, lines, doc.tree, formless=True)
+    blocks = comment_blocks(comment, lines, formless=True)
     assert [b.get("id") for b in blocks] == ["comments"]
     cascade = Cascade()
     cascade.forum_gate = 1.1  # KSF never runs: the comment blocks' rule alone
