@@ -425,20 +425,34 @@ def _placed(text: str, lines: PageLines) -> list[tuple[int, str]]:
 
 #: The last page's lines, by text the numbers of its lines (:func:`_line_index`), by element
 #: the outermost overlay that holds it and by overlay whether it holds the page's main text
-#: (:func:`_in_overlay`).
-_LAST_INDEX: list[Any] = [None, {}, {}, {}]
+#: (:func:`_in_overlay`), and by raw line of a candidate the line it drops as an overlay's or
+#: None (:func:`overlay_lines`: ``dom``'s and ``cx``'s texts share most lines).
+_LAST_INDEX: list[Any] = [None, {}, {}, {}, {}]
 
 
 def _line_index(lines: PageLines) -> dict[str, list[int]]:
     """The numbers of the page's lines by their text, made once per page: the cascade places
     several texts of one page (each candidate, its overlays, its comment blocks), and a
-    page's lines are read one page at a time."""
+    page's lines are read one page at a time. Muted lines (a ``<footer>``'s, an ``<aside>``'s)
+    are placed too: ``dom`` reads some of them (an article's comments in its footer)."""
     if _LAST_INDEX[0] is not lines:
         numbers: dict[str, list[int]] = {}
+        known = numbers.get  # no empty list made per line, as setdefault makes
         for number, line in enumerate(lines.texts):
             if line:
-                numbers.setdefault(line, []).append(number)
-        _LAST_INDEX[:] = [lines, numbers, {}, {}]
+                placed = known(line)
+                if placed is None:
+                    numbers[line] = [number]
+                else:
+                    placed.append(number)
+        for number, line in lines.muted.items():
+            placed = known(line)
+            if placed is None:
+                numbers[line] = [number]
+            else:
+                placed.append(number)
+                placed.sort()
+        _LAST_INDEX[:] = [lines, numbers, {}, {}, {}]
     return _LAST_INDEX[1]  # type: ignore[no-any-return]
 
 
@@ -456,12 +470,12 @@ def _line_numbers(text: str, lines: PageLines) -> list[int | None]:
     return found
 
 
-#: A form readers comment an article with: WordPress ``form#commentform`` posting to
-#: ``wp-comments-post.php``, Drupal ``comment-form``, a ``textarea name="comment"``.
-_COMMENT_FORM = lxml.etree.XPath(
-    "//form[contains(translate(concat(@id, ' ', @class, ' ', @action), 'COMENT', 'coment'), 'comment')]"
-    " | //textarea[contains(translate(concat(@id, ' ', @name), 'COMENT', 'coment'), 'comment')]"
-)
+#: Elements a form readers comment an article with is made of, by tag, and the attributes
+#: that name it so: WordPress ``form#commentform`` posting to ``wp-comments-post.php``, Drupal
+#: ``comment-form``, a ``textarea name="comment"``, or the frame a blog engine loads its
+#: comment editor in (Blogger's ``iframe#comment-editor``). The page's walk gathers them
+#: (:data:`~forumcrawl.extractors.cx.FACT_TAGS`): a search of the tree cost 0.5 ms a page.
+_COMMENT_FORM_NAMES = {"form": ("id", "class", "action"), "textarea": ("id", "name"), "iframe": ("id", "name")}
 
 #: "comment" in a name, not "commentary" (an opinion piece's article) nor "commentator".
 _COMMENT_WORD = re.compile("comment(?!ar|at)", re.IGNORECASE)
@@ -541,12 +555,18 @@ def overlay_lines(text: str, lines: PageLines) -> frozenset[str]:
     line's container, each element once (a search of the whole tree cost seven times the
     parse)."""
     index = _line_index(lines)
+    verdicts: dict[str, str | None] = _LAST_INDEX[4]  # by raw line: candidates share most lines
     dropped = set()
     for raw in text.split("\n"):
-        line = " ".join(raw.split())
-        numbers = index.get(line)
-        if numbers and all(_in_overlay(lines.containers.get(n)) for n in numbers):
-            dropped.add(line)
+        if raw in verdicts:
+            found = verdicts[raw]
+        else:
+            line = " ".join(raw.split())
+            numbers = index.get(line)
+            found = line if numbers and all(_in_overlay(lines.containers.get(n)) for n in numbers) else None
+            verdicts[raw] = found
+        if found is not None:
+            dropped.add(found)
     return frozenset(dropped)
 
 
@@ -571,8 +591,9 @@ def without_lines(text: str, dropped: frozenset[str]) -> str:
 
 
 #: An id that anchors a numbered comment, as blog and news engines write them
-#: (``comment-24152``, ``div-comment-949868``, Slashdot's ``comment_body_40747335``).
-_NUMBERED_COMMENT = re.compile(r"comment[\W_]?(?:[a-z]+[\W_])?\d", re.IGNORECASE)
+#: (``comment-24152``, ``div-comment-949868``, Slashdot's ``comment_body_40747335``, Blogger's
+#: ``c1368053093029873036``).
+_NUMBERED_COMMENT = re.compile(r"comment[\W_]?(?:[a-z]+[\W_])?\d|^c\d{6,}$", re.IGNORECASE)
 
 
 #: The ids of an element, what it holds, what holds it, and the element before it (Thesis
@@ -588,20 +609,22 @@ def numbered_comments(elements: Sequence[lxml.etree._Element]) -> bool:
     return any(_NUMBERED_COMMENT.search(i) for element in elements for i in _IDS(element))
 
 
-def comment_forms(tree: lxml.etree._Element) -> list[lxml.etree._Element]:
+def comment_forms(lines: PageLines) -> list[lxml.etree._Element]:
     """The page's forms to comment an article with (each ``<form>``, or a comment
-    ``<textarea>`` outside one), in page order."""
-    forms = []
-    for found in _COMMENT_FORM(tree):
-        form = found if found.tag == "form" else next(found.iterancestors("form"), found)
-        if form not in forms:
-            forms.append(form)
+    ``<textarea>`` or editor frame outside one; forms first, each kind in page order), read
+    from the elements its walk gathered (``lines``, see :data:`_COMMENT_FORM_NAMES`)."""
+    forms: list[lxml.etree._Element] = []
+    for tag, names in _COMMENT_FORM_NAMES.items():
+        for found in lines.elements.get(tag, ()):
+            if "comment" not in " ".join(found.get(name) or "" for name in names).lower():
+                continue
+            form = found if tag == "form" else next(found.iterancestors("form"), found)
+            if form not in forms:
+                forms.append(form)
     return forms
 
 
-def comment_blocks(
-    text: str, lines: PageLines, tree: lxml.etree._Element, *, formless: bool = False
-) -> list[lxml.etree._Element]:
+def comment_blocks(text: str, lines: PageLines, *, formless: bool = False) -> list[lxml.etree._Element]:
     """The outermost elements named a comment (class or id) that hold lines of ``text``, on a
     page with a comment form: an article's comment section, its list, its form ("Leave a
     reply"); empty without a form. A forum names its replies comments too: the caller asks of
@@ -609,7 +632,7 @@ def comment_blocks(
     :func:`without_parts`). ``formless``: on any page (one read as an article, whose comments
     may be closed), those that hold comments numbered as blog engines anchor them
     (``id="comment-24152"``); a Q&A page's comment list under its question does not."""
-    if not formless and not comment_forms(tree):
+    if not formless and not comment_forms(lines):
         return []
     blocks = _outermost_named(text, lines, _is_comment_named)
     if formless:  # comments each anchored by number (``id="comment-24152"``), as blog engines write

@@ -113,7 +113,7 @@ _HIDING = frozenset({"hidden", "aria-hidden", "style"})
 #: walk, so that no other scan of the tree is needed (see :class:`PageLines`).
 FACT_TAGS = (
     "pre", "code", "input", "select", "textarea", "li", "img", "h2", "h3", "meta", "script",
-    "article", "h1", "title",
+    "article", "h1", "title", "form", "iframe",
 )
 #: The headings, also kept together in document order (a page's title is read from them).
 _HEADINGS = ("h1", "h2", "h3")

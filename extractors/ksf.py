@@ -31,7 +31,7 @@ import lxml.etree
 
 from forumcrawl.extractors.base import Estimator, not_fitted
 from forumcrawl.extractors.compiled import compiled_module
-from forumcrawl.extractors.cx import PageLines, document_steps, filled_events
+from forumcrawl.extractors.cx import PageLines, document_lines, document_steps, filled_events
 from forumcrawl.extractors.cx import page_lines as cx_page_lines
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dates import month_first, read_markup_time, to_iso
@@ -1273,7 +1273,7 @@ def single_posts(document: Document, *, now: datetime | None = None, min_posts: 
     posts = apply_rule(rule, document, now=now)
     if comments_on_first(tree, rule, posts):
         return SinglePage(posts, commented=True)
-    section = comment_section(tree, rule, posts)
+    section = comment_section(tree, rule, posts, document_lines(document))
     if section and declares_thread(document):
         section = []
     return SinglePage(posts, commented=bool(section), comments=section)

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
     from forumcrawl.document import Document
+    from forumcrawl.extractors.cx import PageLines
 
 __all__ = [
     "MAX_AUTHOR_CHARS",
@@ -193,9 +194,13 @@ def comments_on_first(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -
 _ARTICLES = lxml.etree.XPath("//article")
 
 
-def comment_section(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -> list[HtmlElement]:
+def comment_section(
+    tree: HtmlElement, rule: KsfRule, posts: Sequence[Post], lines: PageLines
+) -> list[HtmlElement]:
     """The elements of an article's readers' comments and the form to add one, when ``posts``,
-    read from ``tree`` by ``rule``, are those comments; else an empty list.
+    read from ``tree`` by ``rule``, are those comments; else an empty list. ``lines``: the
+    page's lines (:func:`~forumcrawl.extractors.cx.document_lines`), whose walk gathered its
+    forms.
 
     They are when the page names every post a comment (by its container's or body's class or
     id, or an ancestor's), anchors them by number (``id="comment-24152"``,
@@ -215,7 +220,7 @@ def comment_section(tree: HtmlElement, rule: KsfRule, posts: Sequence[Post]) -> 
     heads = _heads(tree, rule, posts)
     if len(heads) != len(posts) or not all(map(_in_comments, heads)) or not numbered_comments(heads):
         return []
-    forms = comment_forms(tree)
+    forms = comment_forms(lines)
     articles = _ARTICLES(tree) if not forms else []
     if not forms and (
         len(articles) != 1 or any(a is articles[0] for head in heads for a in head.iterancestors("article"))

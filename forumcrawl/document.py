@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from copy import deepcopy as copy_tree
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
@@ -230,6 +231,19 @@ def _parse(html: str, utf8: bytes | None = None) -> lxml.html.HtmlElement | None
         return None
 
 
+def _child_steps(element: lxml.etree._Element, root: lxml.etree._Element) -> list[int] | None:
+    """The child places that lead from ``root`` down to ``element`` (None when ``element`` is
+    not under ``root``): the same places lead to its twin in a copy of ``root``."""
+    steps = []
+    while element is not root:
+        parent = element.getparent()
+        if parent is None:
+            return None
+        steps.append(parent.index(element))
+        element = parent
+    return steps[::-1]
+
+
 @dataclass(eq=False)
 class Document:
     """A decoded page: its URL, its text and (parsed on first use) its lxml tree.
@@ -288,6 +302,29 @@ class Document:
         if key not in self._cache:
             self._cache[key] = make()
         return self._cache[key]  # type: ignore[no-any-return]
+
+    def without(self, elements: Sequence[lxml.etree._Element]) -> Document:
+        """A copy of this page whose tree lacks ``elements`` (elements of :attr:`tree`), their
+        tails kept: the page as a reader sees it once a part known to be no content (an
+        article's comments) is gone, for an extractor to read again. This page is unchanged."""
+        tree = self.tree
+        copy = Document(html=self.html, url=self.url, encoding=self.encoding)
+        if tree is None:
+            return copy
+        steps = [_child_steps(element, tree) for element in elements]
+        twin = copy_tree(tree)
+        found = []  # all found before any goes: a dropped element shifts its siblings' places
+        for path in steps:
+            if path is not None:
+                node = twin
+                for step in path:
+                    node = node[step]
+                found.append(node)
+        for element in found:
+            if element.getparent() is not None:
+                element.drop_tree()
+        copy._cache["tree"] = twin
+        return copy
 
     def known(self, key: str) -> Any:
         """What :meth:`derived` keeps under ``key``, None when it was not computed: a reader

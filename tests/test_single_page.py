@@ -36,7 +36,7 @@ from forumcrawl.extractors.arbiter import (
     without_aux,
 )
 from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, visible_text
-from forumcrawl.extractors.dom_density import aux_name
+from forumcrawl.extractors.dom_density import DomDensityExtractor, aux_name
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
 from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_rule
 from forumcrawl.extractors.ksf_apply import comment_section
@@ -289,7 +289,7 @@ def test_an_articles_comments_below_it_are_left_out_of_its_text():
     rule = single_rule(doc, min_posts=2)
     assert rule is not None
     posts = apply_rule(rule, doc)
-    parts = comment_section(doc.tree, rule, posts)
+    parts = comment_section(doc.tree, rule, posts, document_lines(doc))
     # Each comment, the form and the list that holds every comment.
     assert len(parts) == len(posts) + 2 and parts[-2].get("id") == "commentform"
     assert parts[-1].get("class") == "commentlist"
@@ -304,16 +304,16 @@ def test_an_articles_comments_below_it_are_left_out_of_its_text():
     assert thread is not None and thread.method == "ksf" and len(thread.posts) >= len(COMMENTS)
     # Without a comment form, or with a post not named a comment, the posts are no comments.
     bare = Document.from_text(commented_blog_post().replace(COMMENT_FORM, ""))
-    assert comment_section(bare.tree, rule, apply_rule(rule, bare)) == []
-    assert comment_section(doc.tree, rule, posts[:1]) == []
+    assert comment_section(bare.tree, rule, apply_rule(rule, bare), document_lines(bare)) == []
+    assert comment_section(doc.tree, rule, posts[:1], document_lines(doc)) == []
     unnumbered = Document.from_text(commented_blog_post(numbered=False))  # a forum's replies
-    assert comment_section(unnumbered.tree, rule, apply_rule(rule, unnumbered)) == []
+    assert comment_section(unnumbered.tree, rule, apply_rule(rule, unnumbered), document_lines(unnumbered)) == []
     # No form, but the story is the page's one <article> and the comments lie outside it
     # (Slashdot writes its comment form by script): the comments and their list go.
     story = commented_blog_post().replace(COMMENT_FORM, "").replace('<div class="post">', '<article class="post">')
     story = story.replace('</div></div>\n<div id="comments">', '</div></article>\n<div id="comments">')
     slashdot = Document.from_text(story)
-    parts = comment_section(slashdot.tree, rule, apply_rule(rule, slashdot))
+    parts = comment_section(slashdot.tree, rule, apply_rule(rule, slashdot), document_lines(slashdot))
     assert len(parts) == len(posts) + 1 and parts[-1].get("class") == "commentlist"
     found = cascade.run(Document.from_text(story)).extraction
     assert found is not None and not found.posts and SENTENCES[0] in found.text
@@ -323,7 +323,7 @@ def test_an_articles_comments_below_it_are_left_out_of_its_text():
 def _comment_blocks(page: str) -> list:
     """:func:`comment_blocks` of the whole visible text of ``page``."""
     doc = Document.from_text(page)
-    return comment_blocks(visible_text(doc), document_lines(doc), doc.tree)
+    return comment_blocks(visible_text(doc), document_lines(doc))
 
 
 def test_a_comment_section_ksf_did_not_read_leaves_the_articles_text():
@@ -341,9 +341,12 @@ def test_a_comment_section_ksf_did_not_read_leaves_the_articles_text():
     found = cascade.run(Document.from_text(page)).extraction
     assert found is not None and all(s in found.text for s in SENTENCES)
     assert not any(text in found.text for _, text in COMMENTS) and "Leave a Reply" not in found.text
-    proba = cascade.kind_proba(Document.from_text(forum_like))
-    assert proba["article"] < proba["forum"]
-    found = cascade.run(Document.from_text(forum_like)).extraction
+    # Read likelier a thread than an article, and above the KSF gate (a cascade without KSF:
+    # a page under the gate is read as no thread, see the next test).
+    unread = Cascade(("dom", "cx"))
+    proba = unread.kind_proba(Document.from_text(forum_like))
+    assert proba["article"] < proba["forum"] and proba["forum"] >= unread.forum_gate
+    found = unread.run(Document.from_text(forum_like)).extraction
     assert found is not None and all(text in found.text for _, text in COMMENTS)
     assert [b.get("id") for b in _comment_blocks(page)] == ["comments", "commentform"]
     assert _comment_blocks(blog_post()) == []  # no form: no comment section
@@ -361,6 +364,90 @@ def test_a_comment_section_ksf_did_not_read_leaves_the_articles_text():
     thread = forum_thread().replace("<footer>", f"{COMMENT_FORM}<footer>").replace("</title>", declared)
     found = cascade.run(Document.from_text(thread)).extraction
     assert found is not None and all(text in found.text for _, text in COMMENTS)
+
+
+def test_comments_of_a_page_under_the_ksf_gate_go_though_it_reads_likelier_a_thread():
+    """A page the kind model keeps from KSF (forum under the gate) is no thread: its numbered
+    comment section leaves the text even when the model finds it likelier a forum than an
+    article."""
+    forum_like = blog_post().replace("</div>\n<footer>", f"</div>{COMMENT_FORM}\n<footer>")
+    cascade = Cascade()
+    proba = cascade.kind_proba(Document.from_text(forum_like))
+    assert proba["article"] < proba["forum"]
+    cascade.forum_gate = proba["forum"] + 0.01  # KSF does not run on this page
+    found = cascade.run(Document.from_text(forum_like)).extraction
+    assert found is not None and all(s in found.text for s in SENTENCES)
+    assert not any(text in found.text for _, text in COMMENTS)
+
+
+def footer_comments_post() -> str:
+    """A story whose numbered comments lie in the ``<footer>`` of its ``<article>`` (a
+    WordPress theme's entry footer), no comment form (comments closed)."""
+    paragraphs = "\n".join(f"<p>{s}</p>" for s in SENTENCES[:2])
+    return f"""<html><head><title>River floods town - A local blog</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/about">About</a></div>
+<article class="post"><h1>River floods town</h1><div class="entry">{paragraphs}</div>
+<footer class="entry-footer"><div id="comments" class="comments-area"><h2>10 responses</h2>
+{_comment_list(COMMENTS, numbered=True)}</div></footer></article>
+<footer>Powered by a blog engine.</footer></body></html>"""
+
+
+def test_comments_in_an_articles_footer_leave_its_text():
+    """Lines the page mutes (a ``<footer>``'s) are placed on the page too: the numbered
+    comments ``dom`` reads in an article's footer are found as comment blocks and go."""
+    doc = Document.from_text(footer_comments_post())
+    lines = document_lines(doc)
+    comment = COMMENTS[0][1]
+    assert comment not in lines.texts and comment in lines.muted.values()
+    blocks = comment_blocks(comment, lines, formless=True)
+    assert [b.get("id") for b in blocks] == ["comments"]
+    cascade = Cascade()
+    cascade.forum_gate = 1.1  # KSF never runs: the comment blocks' rule alone
+    found = cascade.run(Document.from_text(footer_comments_post())).extraction
+    assert found is not None and all(s in found.text for s in SENTENCES[:2])
+    assert not any(text in found.text for _, text in COMMENTS)
+
+
+def comments_beside_story() -> str:
+    """A two-line story in its own column, and beside it a long list of readers' numbered
+    comments with a comment form: the region finders lock onto the comments."""
+    story = "\n".join(f"<p>{s}</p>" for s in SENTENCES[:2])
+    many = COMMENTS + COMMENTS[::-1]
+    links = "".join(f'<li><a href="/{i}">More stories from the flooded town, part {i}</a></li>' for i in range(30))
+    return f"""<html><head><title>River floods town - A local blog</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/about">About</a></div>
+<div id="main"><div class="post"><h1>River floods town</h1><div class="entry">{story}</div>
+<ul class="links">{links}</ul></div></div>
+<div id="discussion"><div id="comments"><h3>20 responses</h3>{_comment_list(many, numbered=True)}</div>
+{COMMENT_FORM}</div><footer>Powered by a blog engine.</footer></body></html>"""
+
+
+def test_a_stage_that_read_an_articles_comments_reads_the_page_again_without_them():
+    """When the comments KSF found hold most of what ``dom`` or ``cx`` read, the stage read
+    them, not the story: it reads the page again without them and finds the story."""
+    doc = Document.from_text(comments_beside_story())
+    dom = DomDensityExtractor().extract(doc).text
+    assert COMMENTS[0][1] in dom and SENTENCES[0] not in dom
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # the page reaches KSF, which finds the comments
+    found = cascade.run(Document.from_text(comments_beside_story())).extraction
+    # dom's own reading again (cx's text, without the comments, holds the story too).
+    assert found is not None and not found.posts and found.method == "dom"
+    assert all(s in found.text for s in SENTENCES[:2])
+    assert not any(text in found.text for _, text in COMMENTS)
+
+
+def test_a_page_without_some_elements_is_a_copy():
+    """:meth:`Document.without` drops the elements from a copy (tails kept, the elements
+    found before any goes) and leaves the page as it was."""
+    doc = Document.from_text("<html><body><ol><li>a</li><li>b</li><li>c</li></ol><p>x<b>y</b>z</p></body></html>")
+    items = doc.tree.findall(".//li")
+    bold = doc.tree.find(".//b")
+    copy = doc.without([items[0], items[1], bold])
+    assert [li.text for li in copy.tree.findall(".//li")] == ["c"]
+    assert copy.tree.find(".//p").text_content() == "xz"
+    assert [li.text for li in doc.tree.findall(".//li")] == ["a", "b", "c"]
+    assert copy.url == doc.url and copy.html == doc.html
 
 
 CONSENT = """<div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk" role="region"><p>We use cookies
@@ -904,3 +991,70 @@ def test_news_spider_does_not_export_a_product_page(tmp_path, news_site):
     urls = [item["url"] for item in result.items]
     assert urls == [news_site]
     assert result.stats.get("forumcrawl/skip/kind/product") == 1
+
+
+def long_guide() -> str:
+    """A long article whose sections hold short list items and short headings: each under the
+    crumb floor (Δ1) of so long a page."""
+    filler = " ".join(SENTENCES * 5)
+    sections = "\n".join(
+        f"<h2>{i}. Tool number {i}</h2><p>{filler}</p><h4>Top picks:</h4>"
+        f"<ul><li>Bend wires</li><li>Reach corners</li><li>Grip parts</li></ul>"
+        for i in range(1, 9)
+    )
+    return f"""<html><head><title>Tools every electrician needs</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/blog">Blog</a> <a href="/about">About</a></div>
+<article><h1>Tools every electrician needs</h1>{sections}</article>
+<footer>Copyright 2025 Tools Inc.</footer></body></html>"""
+
+
+def test_an_articles_short_list_items_and_headings_stay():
+    """``dom`` keeps a region's list items and ``<h2>``-``<h6>`` headings though they are under
+    the crumb floor of a long page; a forum post's user panel (short blocks of other tags
+    beside one long post) still goes (see test_dom_density)."""
+    found = DomDensityExtractor().extract(Document.from_text(long_guide()))
+    lines = found.text.split("\n")
+    assert lines.count("Bend wires") == 8 and lines.count("Top picks:") == 8
+    assert "1. Tool number 1" in lines and "Home" not in found.text
+
+
+def test_the_cli_leaves_an_articles_footer_comments_out(tmp_path):
+    """``forumcrawl extract`` exports the story of a page whose comments lie in its article's
+    footer, without them."""
+    page = tmp_path / "story.html"
+    page.write_text(footer_comments_post(), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "forumcrawl.cli", "extract", str(page), "-o", str(out), "-j", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (record,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert record["kind"] == "article" and all(s in record["text"] for s in SENTENCES[:2])
+    assert not any(text in record["text"] for _, text in COMMENTS)
+
+
+def blogger_post() -> str:
+    """:func:`commented_blog_post` as Blogger writes it: each comment's block anchored by
+    ``c`` and a long number, the comment editor loaded in a frame instead of a form."""
+    page = commented_blog_post(numbered=False).replace(COMMENT_FORM, '<iframe id="comment-editor" src=""></iframe>')
+    counter = iter(range(10**17, 10**17 + 100))
+    return re.sub('<div class="comment-body">', lambda _: f'<div class="comment-body" id="c{next(counter)}">', page)
+
+
+def test_blogger_comments_are_an_articles_comments():
+    """Comments anchored ``c<number>`` below a comment editor's frame are an article's
+    comments: they leave the text."""
+    doc = Document.from_text(blogger_post())
+    rule = single_rule(doc, min_posts=2)
+    assert rule is not None
+    posts = apply_rule(rule, doc)
+    parts = comment_section(doc.tree, rule, posts, document_lines(doc))
+    assert parts and any(part.tag == "iframe" for part in parts)
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # the page reaches KSF
+    found = cascade.run(Document.from_text(blogger_post())).extraction
+    assert found is not None and not found.posts and all(s in found.text for s in SENTENCES[:3])
+    assert not any(text in found.text for _, text in COMMENTS)
