@@ -56,6 +56,21 @@ def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
         server.server_close()
 
 
+def extract_page(tmp_path: Path, name: str, html: str) -> dict[str, Any]:
+    """Run ``forumcrawl extract`` on one saved page, as a user does, and read its one record
+    back from the JSON-lines output."""
+    page = tmp_path / name
+    page.write_text(html, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "forumcrawl.cli", "extract", str(page), "-o", str(out), "-j", "1"],
+        capture_output=True, text=True, check=False, timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    (record,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    return record
+
+
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadgroup`` that keeps its promise: a module that declares
     ``pytestmark = pytest.mark.xdist_group(...)`` runs on one test process, so its costly

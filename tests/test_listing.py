@@ -4,15 +4,14 @@ single-page cascade (``extract_bytes``) and ``forumcrawl extract``."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from datetime import datetime, timezone
 
 import lxml.html
 
 from forumcrawl.extractors.listing import ListItem, list_items
 from forumcrawl.offline import extract_bytes
+
+from .conftest import extract_page
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 ENTRY = (
@@ -93,15 +92,6 @@ def test_a_blog_post_beside_its_blogroll_of_bare_links_stays_an_article():
 
 
 def test_forumcrawl_extract_reports_the_listing_and_its_items(tmp_path):
-    (tmp_path / "news.html").write_text(NEWS, encoding="utf-8")
-    out = tmp_path / "out.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-m", "forumcrawl.cli", "extract", str(tmp_path / "news.html"), "-o", str(out), "-j", "1"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    record = json.loads(out.read_text(encoding="utf-8"))
+    record = extract_page(tmp_path, "news.html", NEWS)
     assert record["kind"] == "listing"
     assert [item["url"] for item in record["items"][:2]] == ["/news/story-0", "/news/story-1"]  # a saved page has no address

@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import datetime, timezone
 
 from forumcrawl.document import Document
 from forumcrawl.extractors.metadata import ArticleMeta, article_metadata, without_labels
 from forumcrawl.offline import ExtractOptions, extract_bytes
+
+from .conftest import extract_page
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 PROSE = "<p>" + "The harbour stayed closed for a second day while crews cleared the wreck. " * 8 + "</p>"
@@ -100,16 +100,7 @@ def test_single_page_cascade_reports_the_fields_of_a_page_s_marks_and_byline():
 
 
 def test_forumcrawl_extract_writes_the_fields(tmp_path):
-    (tmp_path / "storm.html").write_text(ARTICLE, encoding="utf-8")
-    out = tmp_path / "out.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-m", "forumcrawl.cli", "extract", str(tmp_path / "storm.html"), "-o", str(out), "-j", "1"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    record = json.loads(out.read_text(encoding="utf-8"))
+    record = extract_page(tmp_path, "storm.html", ARTICLE)
     assert (record["title"], record["author"]) == ("Storm closes harbour", "Ann Reporter and Bo Lee")
     assert record["published"].startswith("2024-05-01")
 

@@ -43,7 +43,7 @@ from forumcrawl.extractors.ksf_apply import comment_section
 from forumcrawl.offline import ExtractOptions, extract_bytes
 from forumcrawl.pages import Cascade
 
-from .conftest import run_crawl, serving
+from .conftest import extract_page, run_crawl, serving
 
 SENTENCES = [
     "The river rose three metres overnight and flooded the lower town before dawn on Sunday.",
@@ -1021,17 +1021,7 @@ def test_an_articles_short_list_items_and_headings_stay():
 def test_the_cli_leaves_an_articles_footer_comments_out(tmp_path):
     """``forumcrawl extract`` exports the story of a page whose comments lie in its article's
     footer, without them."""
-    page = tmp_path / "story.html"
-    page.write_text(footer_comments_post(), encoding="utf-8")
-    out = tmp_path / "out.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-m", "forumcrawl.cli", "extract", str(page), "-o", str(out), "-j", "1"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    (record,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    record = extract_page(tmp_path, "story.html", footer_comments_post())
     assert record["kind"] == "article" and all(s in record["text"] for s in SENTENCES[:2])
     assert not any(text in record["text"] for _, text in COMMENTS)
 
