@@ -48,6 +48,7 @@ __all__ = [
     "ThreadKey",
     "bare_query",
     "canonical_url",
+    "continues_listing",
     "declared_canonical",
     "first_page_alias",
     "is_noise_param",
@@ -415,6 +416,49 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
         elif there[position] == here[position] + 1:
             flips.append((target, there[position]))
     return flips
+
+
+_DIGITS = re.compile(r"\d+")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def continues_listing(source: str, target: str) -> bool:
+    """Whether ``target`` is another page of the listing at ``source``: the two URLs differ in
+    one place, where ``target`` holds one number and at most one word (``2``, ``page-2``,
+    ``&start=40``, ``?page=3``). A listing's own pager names its pages so; the pagers in its
+    rows name the pages of each thread listed (``showthread.php?t=942&page=2`` on
+    ``forum-5-1.html``): another path and another number, not a continuation of the listing.
+
+    Examples
+    --------
+    >>> continues_listing("http://f.test/forum-5-1.html", "http://f.test/forum-5-2.html")
+    True
+    >>> continues_listing("http://f.test/viewforum.php?f=5", "http://f.test/viewforum.php?f=5&start=20")
+    True
+    >>> continues_listing("http://f.test/forum-5-1.html", "http://f.test/showthread.php?t=942&page=2")
+    False
+    """
+    a, b = unquote(canonical_url(source)), unquote(canonical_url(target))
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    # A number is compared whole (page 12 after page 2): the common ends stop outside it.
+    while start and a[start - 1].isdigit() and (a[start:start + 1].isdigit() or b[start:start + 1].isdigit()):
+        start -= 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
+        end += 1
+    while end and b[len(b) - end].isdigit() and (
+        a[len(a) - end - 1:len(a) - end].isdigit() or b[len(b) - end - 1:len(b) - end].isdigit()
+    ):
+        end -= 1
+    theirs, ours = b[start:len(b) - end], a[start:len(a) - end]
+    return (
+        len(_DIGITS.findall(theirs)) == 1
+        and len(_LETTERS.findall(theirs)) <= 1
+        and len(_DIGITS.findall(ours)) <= 1
+        and len(_LETTERS.findall(ours)) <= 1
+    )
 
 
 def first_page_alias(url: str) -> str | None:

@@ -11,6 +11,7 @@ from forumcrawl.extractors.navigation import (
     ThreadIdentity,
     ThreadKey,
     canonical_url,
+    continues_listing,
     first_page_alias,
     is_noise_param,
     listing_order,
@@ -310,6 +311,38 @@ def test_a_listing_that_led_to_new_threads_goes_on_past_its_closed_pattern() -> 
     # Marked on the request (another worker of a cluster chained it), or not at all.
     assert nav.admits(listing.format("activity-asc", 3), chained=True).follow
     assert nav.admits(listing.format("age-asc", 2)).role == "other"
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "continues"),
+    [
+        ("http://f/forum-5-1.html", "http://f/forum-5-2.html", True),
+        ("http://f/viewforum.php?f=5", "http://f/viewforum.php?f=5&start=20", True),
+        ("http://f/forums/hardware.5/page-9", "http://f/forums/hardware.5/page-10", True),
+        ("http://f/forums/hardware.5/page-12", "http://f/forums/hardware.5/page-2", True),
+        ("http://f/forumdisplay.php?5-hardware", "http://f/forumdisplay.php?5-hardware/page2", True),
+        ("http://f/c/general", "http://f/c/general?page=2", True),
+        # The mini-pagers of a listing's rows name each thread's pages: another path, another id.
+        ("http://f/forum-5-1.html", "http://f/showthread.php?t=942&page=2", False),
+        ("http://f/forum.php?mod=forumdisplay&fid=2", "http://f/forum.php?mod=viewthread&tid=2&page=2", False),
+        ("http://f/forums/5/", "http://f/forums/5/topics/942?page=2", False),
+        ("http://f/c/general", "http://f/t/some-slug?page=2", False),
+    ],
+)
+def test_a_listing_continues_under_its_url_with_another_page_number(
+    source: str, target: str, continues: bool
+) -> None:
+    assert continues_listing(source, target) is continues
+
+
+def test_the_mini_pagers_of_a_listing_are_no_flips_of_it() -> None:
+    """A board whose rows link each thread's pages under a slugless alias outside the topic rule
+    (``showthread.php?t=942&page=2``): its numbered links are no sequence of the board, and are
+    left to their pattern's budget (chained past it, every thread page was fetched twice)."""
+    nav = SiteNavigator(lambda u: "-" in u.partition("?")[2], None, probe=3)
+    board = "http://f/forum-5-1.html"
+    assert nav.chains(board, "http://f/forum-5-2.html", 2)
+    assert not nav.chains(board, "http://f/showthread.php?t=942&page=2", 2)
 
 
 LISTING = "http://f/questions/scope:all/sort:{}/page:{}/"
