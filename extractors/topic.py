@@ -686,6 +686,17 @@ def learn_topic_rule(
                 f"{MIN_TOPIC_SCORE}); give topic_example"
             )
         topic = {k for k, st in enumerate(stats) if st.is_topic()}
+        if not topic:
+            # No cluster holds a quarter of thread pages: the URL distance put the thread URLs
+            # among the site's short ones (``thread-594-2-1.html`` beside ``faq``, ``login`` and
+            # the boards, 3 thread pages of 13 judged). The cluster with most thread pages is
+            # taken, and of its URLs only those of a thread page's shape are positives.
+            mixed = max(range(n_clusters), key=lambda k: (stats[k].threads, stats[k].score or 0.0, -k))
+            if not stats[mixed].threads:
+                raise ValueError("no cluster holds a page that looks like a thread page; give topic_example")
+            topic = {mixed}
+            shapes = {pattern_key(sample[i]) for i in members[mixed] if verdict.get(sample[i]) == 1}
+            members[mixed] = np.array([i for i in members[mixed] if pattern_key(sample[i]) in shapes])
         top = max((st.score or 0.0) for k, st in enumerate(stats) if k in topic)
         seed = max(
             topic,
