@@ -421,7 +421,16 @@ def _agree_with_core(sample: list[str], y: np.ndarray, core: list[str]) -> np.nd
             if word and key[0] not in numbered and 2 * shared > len(others):
                 words[key] = word
     else:
-        for key in keys:
+        # A segment that starts with a number and goes on with words (``681-graphics-card-vs-
+        # mechanical-keyboard-–-which-one?``) is a thread's number and title: past the number
+        # its blocks are the title's, however alike the confirmed threads' titles (two "X vs Y –
+        # which one?" titles made a rule of their words' types that took in no other thread).
+        titled = {
+            k for k, _ in keys
+            if all(m.get((k, 0), "").isdigit() and any(
+                not b.isdigit() for (s, j), b in m.items() if s == k and j) for m in maps)
+        }
+        for key in (k for k in keys if k[0] not in titled or not k[1]):
             seen = {m.get(key, "") for m in maps}
             kinds = {block_type(b) for b in seen}
             if len(seen) == 1 and "" not in seen and not next(iter(seen)).isdigit():
