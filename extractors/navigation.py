@@ -656,7 +656,10 @@ class ThreadIdentity(Estimator):
         if not urls:
             raise ValueError("no thread URL to learn thread identity from")
         self.words_ = _template_words([*urls, *(u for u, _ in flip_list)])
-        self.leading_ = _leading_segments([u for u, _ in flip_list] or urls)
+        # The thread URLs count too: the page flips may all be of threads whose titles end with
+        # a number (``652-is-a-monitor-still-worth-it-in-2024/page/2/``), which alone show no
+        # thread number leading a title (seed 104: the year was taken for the thread).
+        self.leading_ = _leading_segments([*(u for u, _ in flip_list), *urls])
         numbers = [self._numbers(u) for u in urls]
         flip_numbers = [(self._numbers(u), n) for u, n in flip_list]
         self.page_position_, self.page_step_ = self._page(numbers, flip_numbers)
@@ -869,8 +872,9 @@ class ThreadIdentity(Estimator):
 
     def _slug_segments(self, url: str) -> set[int] | None:
         """The path segments of ``url`` whose numbers are words of a slug (``2`` of
-        ``/question/1092/aptitude-2/`` where the template's segment is words alone), or None
-        when its path has none of the template's shapes even so (a variant)."""
+        ``/question/1092/aptitude-2/`` where the template's segment is words alone; in a segment
+        whose number leads a title, a title's last number or none), or None when its path has
+        none of the template's shapes even so (a variant)."""
         shape = _shape(url, self.first_)
         if not self.shapes_ or shape in self.shapes_:
             return set()
@@ -880,7 +884,8 @@ class ThreadIdentity(Estimator):
             if len(template) != len(parts):
                 continue
             slugs = {i for i, (a, b) in enumerate(zip(parts, template)) if a != b}
-            if all(parts[i] == "*#" and template[i] == "*" for i in slugs):
+            if all(parts[i] == "*#" and template[i] == "*"
+                   or i in self.leading_ and {parts[i], template[i]} == {"*", "*#"} for i in slugs):
                 return slugs
         return None
 

@@ -163,6 +163,22 @@ def test_a_thread_number_leading_its_slug_is_the_thread_whatever_numbers_the_tit
     assert identity.first_page(urls[1]) == urls[1]
 
 
+def test_a_leading_thread_number_shows_on_the_thread_urls_when_the_flips_end_with_a_number() -> None:
+    """The sample's page flips may all be of threads whose titles end with a number (seed 104:
+    ``652-is-a-monitor-still-worth-it-in-2024/page/2/``): the thread URLs the sample holds show
+    the number leading the title, and the titles without a number are canonical pages too
+    (taken as the thread, the year made every other thread page a variant: 3 of 55 exported)."""
+    urls = ["http://f/topic/652-worth-it-in-2024/", "http://f/topic/603-getting-started/",
+            "http://f/topic/605-fixed-my-floor/", "http://f/topic/610-best-nas/"]
+    identity = _fit(urls, [("http://f/topic/652-worth-it-in-2024/page/2/", 2),
+                           ("http://f/topic/652-worth-it-in-2024/page/3/", 3),
+                           ("http://f/topic/700-rebooting-after-2023/page/2/", 2)])
+    assert identity.key(urls[0]) == ThreadKey("652", 1)
+    assert identity.key(urls[1]) == ThreadKey("603", 1)
+    assert identity.key("http://f/topic/605-fixed-my-floor/page/2/") == ThreadKey("605", 2)
+    assert identity.first_page("http://f/topic/605-fixed-my-floor/page/2/") == urls[2]
+
+
 def test_a_bare_query_is_more_of_the_path() -> None:
     """vBulletin 4's ``showthread.php?<id>-<slug>/pageN``: the query holds the thread and its
     page, as path segments would; the slugless form the list rows link is a variant."""
