@@ -8,9 +8,10 @@ page with no example URL, then:
 
 - topic precision / recall: exported pages (canonical URLs) against the truth's thread pages
   (recall is the navigation's *coverage*);
-- navigation: requests downloaded (redirects included, robots.txt left out), thread-page fetches (the first fetch of each
+- navigation: requests downloaded (redirects and retries included, robots.txt left out), thread-page fetches (the first fetch of each
   truth thread page, under any of its URLs), *effectiveness* = thread-page fetches / fetches (a
-  strict form of FoCUS's: board lists count as waste here), and fetches per exported thread page;
+  strict form of FoCUS's: board lists count as waste here), and fetches per exported thread page,
+  also without the retries the server forced (Scrapy's ``retry/count``);
 - per-page text, posts and fields: each exported thread page against the truth's posts of that
   page, scored by ``forumcrawl.evaluation.evaluate`` (post found at token F1 >= 0.8, author exact,
   date by its day, floor exact, thread title exact). A post is its own words (the truth's
@@ -264,6 +265,9 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
             spent[pattern_key(url)] += 1
     requests = int(stats.get("downloader/request_count", len(fetched))) - int(
         stats.get("crawl_eval/internal_requests", 0))
+    # The retries a failing server forced (500, 503, timeouts): fetches all the same, reported
+    # beside the total so that a faulty server's cost and the navigation's can be told apart.
+    retries = int(stats.get("retry/count", 0))
     gold_dir = work / "gold"
     gold_dir.mkdir()
     with (gold_dir / "gold.jsonl").open("w", encoding="utf-8") as fh:
@@ -290,6 +294,8 @@ def score(name: str, start: str, canonical: Any, pages: dict[str, list[dict[str,
         "thread_fetches": thread_fetches,
         "effectiveness": round(thread_fetches / requests, 4) if requests else 0.0,
         "fetches_per_thread_page": round(requests / len(hits), 3) if hits else None,
+        "retries": retries,
+        "fetches_per_thread_page_no_retries": round((requests - retries) / len(hits), 3) if hits else None,
         "other_fetches": dict(spent.most_common(12)),
         "methods": {k.rsplit("/", 1)[1]: v for k, v in stats.items() if k.startswith("forumcrawl/extract/method/")},
         "scores": report.to_dict()["overall"],

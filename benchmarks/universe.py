@@ -6,7 +6,8 @@ Each seed is one forum of :mod:`forumcrawl.mockforum.universe` (tuning seeds 0-9
 its faulty server. Per forum:
 
 - a crawl from the front page in page mode, scored as ``crawl_eval.py`` scores a site: topic F
-  of the exported pages, fetches per exported thread page, and over the exported pages post F1,
+  of the exported pages, fetches per exported thread page (every request, a retry included, and
+  again without the retries the faulty server forced: ``retry/count``), and over the exported pages post F1,
   post author, post date and thread title (``forumcrawl.evaluation``);
 - a crawl in thread mode (``FORUMCRAWL_ITEM=thread``), scored as ``bench_threads.py`` scores
   it: the share of threads exported whole;
@@ -92,6 +93,7 @@ SAMPLES = 5
 METRICS: dict[str, tuple[str, float, bool]] = {
     "topic_f": ("topic F", 0.99, True),
     "fetches_per_thread_page": ("fetches / thread page", 1.6, False),
+    "fetches_per_thread_page_no_retries": ("fetches / thread page, retries left out", 1.6, False),
     "posts_f1": ("post F1", 0.98, True),
     "post_author": ("author", 0.98, True),
     "post_date": ("date", 0.98, True),
@@ -259,6 +261,8 @@ def bench_seed(seed: int, workers: int = 0, threads: bool = True, stable: bool =
         record.update(
             topic_precision=p, topic_recall=r, topic_f=round(2 * p * r / (p + r), 4) if p + r else 0.0,
             fetches_per_thread_page=result["fetches_per_thread_page"],
+            fetches_per_thread_page_no_retries=result["fetches_per_thread_page_no_retries"],
+            retries=result["retries"],
             other_fetches=result["other_fetches"], items=result["items"],
             **{name: metrics.get(name, {}).get("mean") for name in ("posts_f1", "post_author", "post_date", "title")},
         )

@@ -48,6 +48,7 @@ __all__ = [
     "ThreadKey",
     "bare_query",
     "canonical_url",
+    "continues_listing",
     "declared_canonical",
     "first_page_alias",
     "is_noise_param",
@@ -427,6 +428,49 @@ def page_flips(tree: Any, url: str) -> list[tuple[str, int]]:
     return flips
 
 
+_DIGITS = re.compile(r"\d+")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def continues_listing(source: str, target: str) -> bool:
+    """Whether ``target`` is another page of the listing at ``source``: the two URLs differ in
+    one place, where ``target`` holds one number and at most one word (``2``, ``page-2``,
+    ``&start=40``, ``?page=3``). A listing's own pager names its pages so; the pagers in its
+    rows name the pages of each thread listed (``showthread.php?t=942&page=2`` on
+    ``forum-5-1.html``): another path and another number, not a continuation of the listing.
+
+    Examples
+    --------
+    >>> continues_listing("http://f.test/forum-5-1.html", "http://f.test/forum-5-2.html")
+    True
+    >>> continues_listing("http://f.test/viewforum.php?f=5", "http://f.test/viewforum.php?f=5&start=20")
+    True
+    >>> continues_listing("http://f.test/forum-5-1.html", "http://f.test/showthread.php?t=942&page=2")
+    False
+    """
+    a, b = unquote(canonical_url(source)), unquote(canonical_url(target))
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    # A number is compared whole (page 12 after page 2): the common ends stop outside it.
+    while start and a[start - 1].isdigit() and (a[start:start + 1].isdigit() or b[start:start + 1].isdigit()):
+        start -= 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
+        end += 1
+    while end and b[len(b) - end].isdigit() and (
+        a[len(a) - end - 1:len(a) - end].isdigit() or b[len(b) - end - 1:len(b) - end].isdigit()
+    ):
+        end -= 1
+    theirs, ours = b[start:len(b) - end], a[start:len(a) - end]
+    return (
+        len(_DIGITS.findall(theirs)) == 1
+        and len(_LETTERS.findall(theirs)) <= 1
+        and len(_DIGITS.findall(ours)) <= 1
+        and len(_LETTERS.findall(ours)) <= 1
+    )
+
+
 def first_page_alias(url: str) -> str | None:
     """``url`` without its one query parameter of value 1, or None: the listing that a page-flip
     link numbered 1 (``/board/6/?page=1``) names when that listing's plain URL serves page 1.
@@ -622,7 +666,10 @@ class ThreadIdentity(Estimator):
         if not urls:
             raise ValueError("no thread URL to learn thread identity from")
         self.words_ = _template_words([*urls, *(u for u, _ in flip_list)])
-        self.leading_ = _leading_segments([u for u, _ in flip_list] or urls)
+        # The thread URLs count too: the page flips may all be of threads whose titles end with
+        # a number (``652-is-a-monitor-still-worth-it-in-2024/page/2/``), which alone show no
+        # thread number leading a title (seed 104: the year was taken for the thread).
+        self.leading_ = _leading_segments([*(u for u, _ in flip_list), *urls])
         numbers = [self._numbers(u) for u in urls]
         flip_numbers = [(self._numbers(u), n) for u, n in flip_list]
         self.page_position_, self.page_step_ = self._page(numbers, flip_numbers)
@@ -835,8 +882,9 @@ class ThreadIdentity(Estimator):
 
     def _slug_segments(self, url: str) -> set[int] | None:
         """The path segments of ``url`` whose numbers are words of a slug (``2`` of
-        ``/question/1092/aptitude-2/`` where the template's segment is words alone), or None
-        when its path has none of the template's shapes even so (a variant)."""
+        ``/question/1092/aptitude-2/`` where the template's segment is words alone; in a segment
+        whose number leads a title, a title's last number or none), or None when its path has
+        none of the template's shapes even so (a variant)."""
         shape = _shape(url, self.first_)
         if not self.shapes_ or shape in self.shapes_:
             return set()
@@ -846,7 +894,8 @@ class ThreadIdentity(Estimator):
             if len(template) != len(parts):
                 continue
             slugs = {i for i, (a, b) in enumerate(zip(parts, template)) if a != b}
-            if all(parts[i] == "*#" and template[i] == "*" for i in slugs):
+            if all(parts[i] == "*#" and template[i] == "*"
+                   or i in self.leading_ and {parts[i], template[i]} == {"*", "*#"} for i in slugs):
                 return slugs
         return None
 

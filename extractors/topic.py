@@ -421,7 +421,16 @@ def _agree_with_core(sample: list[str], y: np.ndarray, core: list[str]) -> np.nd
             if word and key[0] not in numbered and 2 * shared > len(others):
                 words[key] = word
     else:
-        for key in keys:
+        # A segment that starts with a number and goes on with words (``681-graphics-card-vs-
+        # mechanical-keyboard-–-which-one?``) is a thread's number and title: past the number
+        # its blocks are the title's, however alike the confirmed threads' titles (two "X vs Y –
+        # which one?" titles made a rule of their words' types that took in no other thread).
+        titled = {
+            k for k, _ in keys
+            if all(m.get((k, 0), "").isdigit() and any(
+                not b.isdigit() for (s, j), b in m.items() if s == k and j) for m in maps)
+        }
+        for key in (k for k in keys if k[0] not in titled or not k[1]):
             seen = {m.get(key, "") for m in maps}
             kinds = {block_type(b) for b in seen}
             if len(seen) == 1 and "" not in seen and not next(iter(seen)).isdigit():
@@ -686,6 +695,17 @@ def learn_topic_rule(
                 f"{MIN_TOPIC_SCORE}); give topic_example"
             )
         topic = {k for k, st in enumerate(stats) if st.is_topic()}
+        if not topic:
+            # No cluster holds a quarter of thread pages: the URL distance put the thread URLs
+            # among the site's short ones (``thread-594-2-1.html`` beside ``faq``, ``login`` and
+            # the boards, 3 thread pages of 13 judged). The cluster with most thread pages is
+            # taken, and of its URLs only those of a thread page's shape are positives.
+            mixed = max(range(n_clusters), key=lambda k: (stats[k].threads, stats[k].score or 0.0, -k))
+            if not stats[mixed].threads:
+                raise ValueError("no cluster holds a page that looks like a thread page; give topic_example")
+            topic = {mixed}
+            shapes = {pattern_key(sample[i]) for i in members[mixed] if verdict.get(sample[i]) == 1}
+            members[mixed] = np.array([i for i in members[mixed] if pattern_key(sample[i]) in shapes])
         top = max((st.score or 0.0) for k, st in enumerate(stats) if k in topic)
         seed = max(
             topic,

@@ -45,6 +45,7 @@ from forumcrawl.extractors.navigation import (
     ListingOrders,
     ThreadIdentity,
     ThreadKey,
+    continues_listing,
     declared_canonical,
     first_page_alias,
     page_flips,
@@ -474,12 +475,17 @@ class SiteNavigator:
         """Whether the link to ``url`` on the page at ``source``, whose anchor names page
         ``number``, is a page flip from one listing page to another: followed past a closed
         pattern when ``source`` led to new thread pages (see :meth:`chain`). Page 1 starts a
-        sequence and is reached as its listing (its numbered link is often another URL of it)."""
+        sequence and is reached as its listing (its numbered link is often another URL of it).
+        The numbered links in a listing's rows (a thread's mini-pager, ``showthread.php?t=942&
+        page=2``) are no flip of the listing (see :func:`~forumcrawl.extractors.navigation.
+        continues_listing`): chained, each thread's later pages were fetched again under that
+        other URL (seed 100 of the universe: 48 such fetches for 67 thread pages)."""
         return (
             number is not None
             and number >= 2
             and not self.is_topic(url)
             and not self.is_topic(source)
+            and continues_listing(source, url)
         )
 
     def chain(self, url: str) -> None:

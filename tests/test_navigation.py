@@ -11,6 +11,7 @@ from forumcrawl.extractors.navigation import (
     ThreadIdentity,
     ThreadKey,
     canonical_url,
+    continues_listing,
     first_page_alias,
     is_noise_param,
     listing_order,
@@ -162,6 +163,22 @@ def test_a_thread_number_leading_its_slug_is_the_thread_whatever_numbers_the_tit
     assert identity.first_page(urls[1]) == urls[1]
 
 
+def test_a_leading_thread_number_shows_on_the_thread_urls_when_the_flips_end_with_a_number() -> None:
+    """The sample's page flips may all be of threads whose titles end with a number (seed 104:
+    ``652-is-a-monitor-still-worth-it-in-2024/page/2/``): the thread URLs the sample holds show
+    the number leading the title, and the titles without a number are canonical pages too
+    (taken as the thread, the year made every other thread page a variant: 3 of 55 exported)."""
+    urls = ["http://f/topic/652-worth-it-in-2024/", "http://f/topic/603-getting-started/",
+            "http://f/topic/605-fixed-my-floor/", "http://f/topic/610-best-nas/"]
+    identity = _fit(urls, [("http://f/topic/652-worth-it-in-2024/page/2/", 2),
+                           ("http://f/topic/652-worth-it-in-2024/page/3/", 3),
+                           ("http://f/topic/700-rebooting-after-2023/page/2/", 2)])
+    assert identity.key(urls[0]) == ThreadKey("652", 1)
+    assert identity.key(urls[1]) == ThreadKey("603", 1)
+    assert identity.key("http://f/topic/605-fixed-my-floor/page/2/") == ThreadKey("605", 2)
+    assert identity.first_page("http://f/topic/605-fixed-my-floor/page/2/") == urls[2]
+
+
 def test_a_bare_query_is_more_of_the_path() -> None:
     """vBulletin 4's ``showthread.php?<id>-<slug>/pageN``: the query holds the thread and its
     page, as path segments would; the slugless form the list rows link is a variant."""
@@ -310,6 +327,38 @@ def test_a_listing_that_led_to_new_threads_goes_on_past_its_closed_pattern() -> 
     # Marked on the request (another worker of a cluster chained it), or not at all.
     assert nav.admits(listing.format("activity-asc", 3), chained=True).follow
     assert nav.admits(listing.format("age-asc", 2)).role == "other"
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "continues"),
+    [
+        ("http://f/forum-5-1.html", "http://f/forum-5-2.html", True),
+        ("http://f/viewforum.php?f=5", "http://f/viewforum.php?f=5&start=20", True),
+        ("http://f/forums/hardware.5/page-9", "http://f/forums/hardware.5/page-10", True),
+        ("http://f/forums/hardware.5/page-12", "http://f/forums/hardware.5/page-2", True),
+        ("http://f/forumdisplay.php?5-hardware", "http://f/forumdisplay.php?5-hardware/page2", True),
+        ("http://f/c/general", "http://f/c/general?page=2", True),
+        # The mini-pagers of a listing's rows name each thread's pages: another path, another id.
+        ("http://f/forum-5-1.html", "http://f/showthread.php?t=942&page=2", False),
+        ("http://f/forum.php?mod=forumdisplay&fid=2", "http://f/forum.php?mod=viewthread&tid=2&page=2", False),
+        ("http://f/forums/5/", "http://f/forums/5/topics/942?page=2", False),
+        ("http://f/c/general", "http://f/t/some-slug?page=2", False),
+    ],
+)
+def test_a_listing_continues_under_its_url_with_another_page_number(
+    source: str, target: str, continues: bool
+) -> None:
+    assert continues_listing(source, target) is continues
+
+
+def test_the_mini_pagers_of_a_listing_are_no_flips_of_it() -> None:
+    """A board whose rows link each thread's pages under a slugless alias outside the topic rule
+    (``showthread.php?t=942&page=2``): its numbered links are no sequence of the board, and are
+    left to their pattern's budget (chained past it, every thread page was fetched twice)."""
+    nav = SiteNavigator(lambda u: "-" in u.partition("?")[2], None, probe=3)
+    board = "http://f/forum-5-1.html"
+    assert nav.chains(board, "http://f/forum-5-2.html", 2)
+    assert not nav.chains(board, "http://f/showthread.php?t=942&page=2", 2)
 
 
 LISTING = "http://f/questions/scope:all/sort:{}/page:{}/"
