@@ -762,8 +762,7 @@ def test_the_readme_cluster_commands_finish_a_150_thread_forum_at_the_shipped_se
     with serve("phpbb", boards=6, threads_per_board=25) as server:
         truth = server.truth
         assert len(truth.threads) == 150
-        feed = "threads-%(worker)s.jsonl"
-        items = run_two_workers(tmp_path, redis_server, "forum", server.url, feed)
+        items = run_two_workers(tmp_path, redis_server, "forum", server.url, "threads-%(worker)s.jsonl")
     urls = thread_urls(truth, items)
     assert len(urls) == len(set(urls)), "a thread page was exported twice"
     assert set(urls) >= readable_topics(truth), "a thread page was lost"
@@ -829,8 +828,9 @@ def test_two_workers_export_every_thread_page_of_a_forum_whose_sample_shows_one_
     tmp_path, redis_server
 ):
     """Held-apart universe forum 162, by the README's cluster commands: the threads its two
-    workers sampled all had one-word titles, and the topic rule left out the titles of more
-    words (16 of 52 thread pages lost; an embedded crawl sampled one and lost none)."""
+    workers sampled all had titles of one word (no ``-``: ``/threads/<title>.<id>/``), and the
+    topic rule left out the titles of more words (16 of 52 thread pages lost; an embedded
+    crawl sampled one and lost none)."""
     from forumcrawl.mockforum.universe import serve_seed
 
     with serve_seed(162, keep_alive=True) as server:
