@@ -822,3 +822,21 @@ def test_a_thread_page_is_exported_once_across_workers_whatever_its_url(redis_se
     for item in (own, printed):
         with pytest.raises(DropItem):
             embedded.process_item(item)
+
+
+def test_two_workers_export_every_thread_page_of_a_forum_whose_sample_shows_one_word_titles(
+    tmp_path, redis_server
+):
+    """Held-apart universe forum 162, by the README's cluster commands: the threads its two
+    workers sampled all had titles of one word (no ``-``: ``/threads/<title>.<id>/``), and the
+    topic rule left out the titles of more words (16 of 52 thread pages lost; an embedded
+    crawl sampled one and lost none)."""
+    from forumcrawl.mockforum.universe import serve_seed
+
+    with serve_seed(162, keep_alive=True) as server:
+        truth = server.truth
+        feed = "threads-%(worker)s.jsonl"
+        items = run_two_workers(tmp_path, redis_server, "forum", server.url, feed)
+    urls = thread_urls(truth, items)
+    assert len(urls) == len(set(urls)), "a thread page was exported twice"
+    assert set(urls) >= readable_topics(truth), "a thread page was lost"

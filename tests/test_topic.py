@@ -377,3 +377,24 @@ def test_urls_command_fetches_evidence_from_the_mock_forum(tmp_path, capsys) -> 
     out = capsys.readouterr().out
     assert "topic rule: /viewtopic.php?" in out
     assert "best page evidence" in out
+
+
+
+def test_a_title_of_more_words_is_no_other_shape() -> None:
+    # The fetched threads all have one-word titles (``/threads/<title>.<id>/``); a title of two
+    # words puts a word where those have their id. Held-apart universe seed 162, crawled by two
+    # workers, sampled only one-word titles and lost the 16 thread pages of the others.
+    heads = ("power", "board", "disk", "fan", "case", "screen")
+    words = [a + b for a in heads for b in ("help", "fix", "tips")]
+    one = [f"{SITE}/threads/{w}.{100 + i}/" for i, w in enumerate(words)]
+    one += [url + "page-2" for url in one[:10]]
+    two = [f"{SITE}/threads/{w}-{words[-1 - i]}.{200 + i}/" for i, w in enumerate(words[:8])]
+    two += [url + "page-2" for url in two[:4]]
+    boards = [f"{SITE}/forumdisplay.php?f={f}" for f in range(1, 6)]
+    members = [f"{SITE}/members/user{u}.{u}/" for u in range(1, 13)]
+    pages = {u: doc(u, thread_html(100 + i)) for i, u in enumerate(one[:6])}
+    pages.update({u: doc(u, board_html(i + 1)) for i, u in enumerate(boards)})
+    pages.update({u: doc(u, profile_html(i + 1)) for i, u in enumerate(members[:4])})
+    found = learn_topic_rule(one + two + boards + members, pages)
+    assert found.resolver.predict(two).all(), (str(found.resolver), found.reason)
+    assert not found.resolver.predict(boards + members).any(), str(found.resolver)
