@@ -793,7 +793,13 @@ def learn_topic_rule(
             )
         topic = {k for k, st in enumerate(stats) if st.is_topic()}
         if not topic:
-            raise ValueError("no cluster of URLs holds enough thread-looking pages; give topic_example")
+            # A small sample clusters coarsely: the thread pages share a cluster with more boards
+            # and profiles. The clusters holding the most thread-looking pages are the best guess;
+            # the pruning steps below keep only the URLs shaped like those pages.
+            most = max(st.threads for st in stats)
+            if not most:
+                raise ValueError("no cluster of URLs holds a thread-looking page; give topic_example")
+            topic = {k for k, st in enumerate(stats) if st.threads == most}
         top = max((st.score or 0.0) for k, st in enumerate(stats) if k in topic)
         seed = max(
             topic,

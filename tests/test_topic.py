@@ -218,6 +218,18 @@ def test_pages_whose_pager_names_another_url_form_are_not_thread_urls() -> None:
     assert held and not any(c.topic for c in held), found.reason
 
 
+def test_one_thread_page_among_more_boards_of_its_cluster_still_gives_a_rule() -> None:
+    # A crawl that runs out of pages before its sample fills learns from a few pages: one thread
+    # page clustered with five boards was too few for a topic cluster, so there was no rule at
+    # all and every page was exported (held-apart seed 197: topic F 0.60).
+    urls, pages, topic, other = synthetic_site()
+    for url in topic[1:8]:
+        del pages[url]
+    found = learn_topic_rule(urls, pages)
+    assert found.resolver.predict(topic).all(), found.reason
+    assert not found.resolver.predict(other).any(), found.reason
+
+
 def declaring(html: str, canonical: str) -> str:
     """``html`` with ``<link rel="canonical" href=canonical>`` in its head."""
     link = f'<link rel="canonical" href="{canonical}">'
