@@ -426,10 +426,14 @@ def pager_targets(tree: Any, url: str) -> list[str]:
     for element, href in anchors(tree, url):
         text = _label(element)
         rel = (element.get("rel") or "").lower().split()
-        if page_flip_number(text) is not None or "next" in rel or "prev" in rel or _NEXT.match(text) or _PREV.match(text):
+        if (
+            page_flip_number(text) is not None or "next" in rel or "prev" in rel
+            or _NEXT.match(text) or _PREV.match(text)
+        ):
             found.append(canonical_url(href))
     if tree is not None:
-        found += [canonical_url(urljoin(url, h.strip())) for h in tree.xpath("//head/link[@rel='next']/@href") if h.strip()]
+        heads = tree.xpath("//head/link[@rel='next']/@href")
+        found += [canonical_url(urljoin(url, h.strip())) for h in heads if h.strip()]
     return list(dict.fromkeys(found))
 
 

@@ -29,7 +29,12 @@ from forumcrawl.document import site_of
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dpc import KNNDensityPeaks
 from forumcrawl.extractors.fields import page_links
-from forumcrawl.extractors.navigation import canonical_url, declared_canonical, pager_targets, pattern_key
+from forumcrawl.extractors.navigation import (
+    canonical_url,
+    declared_canonical,
+    pager_targets,
+    pattern_key,
+)
 from forumcrawl.extractors.url_rules import UrlResolver, pages_of
 from forumcrawl.extractors.usc import block_type, split_url, usc_distance_matrix
 
@@ -386,8 +391,9 @@ def _verdict(evidence: PageEvidence, ref: float) -> int:
 
 
 def _layout_links(pages: Mapping[str, Document]) -> tuple[set[str], dict[str, int]]:
-    """The site's layout links, and how many of them each page shows: the links that the pages of most URL
-    shapes (:func:`~forumcrawl.extractors.navigation.pattern_key`) show on most of their pages.
+    """The site's layout links, and how many of them each page shows: the links that the pages
+    of most URL shapes (:func:`~forumcrawl.extractors.navigation.pattern_key`) show on most of
+    their pages.
     Shapes count alike, however many pages of each the sample holds, so that a sample rich in
     one kind of page does not make that kind's links the layout's."""
     links = {
@@ -443,13 +449,24 @@ def _named_elsewhere(pages: Mapping[str, Document], verdict: dict[str, int]) -> 
     for url, judged in verdict.items():
         if judged != 1 or url not in pages or pages[url].tree is None:
             continue
-        named = [u for u in pager_targets(pages[url].tree, url) if site_of(u) == site_of(url) and u != url]
+        site = site_of(url)
+        named = [u for u in pager_targets(pages[url].tree, url) if site_of(u) == site and u != url]
         if named:
             votes[pattern_key(url)][any(_same_thread_form(url, u) for u in named)] += 1
     if not any(shape[True] for shape in votes.values()):
         return verdict
     elsewhere = {key for key, shape in votes.items() if shape[False] > shape[True]}
-    return {u: -1 if judged == 1 and pattern_key(u) in elsewhere else judged for u, judged in verdict.items()}
+    return {
+        u: -1 if judged == 1 and pattern_key(u) in elsewhere else judged
+        for u, judged in verdict.items()
+    }
+
+
+def _read(pages: Mapping[str, Document], verdict: dict[str, int]) -> dict[str, int]:
+    """The pages' verdicts (:func:`_verdict`) as the topic rule reads them: copies printed
+    outside the site's layout and pages named by another form's pager are not thread pages,
+    and each URL shape's majority judges its pages."""
+    return _outvoted(_named_elsewhere(pages, _off_layout(pages, verdict)))
 
 
 def _outvoted(verdict: dict[str, int]) -> dict[str, int]:
@@ -671,7 +688,7 @@ def check_rule(pages: Mapping[str, Document], takes: Callable[[str], bool]) -> R
     ref = max((e.score for e in evidence.values()), default=0.0)
     if ref < MIN_TOPIC_SCORE:
         return RuleCheck(None, 0, 0, 0, len(pages))
-    verdict = _outvoted(_named_elsewhere(pages, _off_layout(pages, {url: _verdict(e, ref) for url, e in evidence.items()})))
+    verdict = _read(pages, {url: _verdict(e, ref) for url, e in evidence.items()})
     threads = [url for url, judged in verdict.items() if judged == 1]
     taken = {url for url in verdict if verdict[url] in (0, 1) and takes(url)}
     threads_taken = sum(url in taken for url in threads)
@@ -761,18 +778,19 @@ def learn_topic_rule(
         stats = []
         for k in range(n_clusters):
             seen = [sample[i] for i in members[k] if sample[i] in evidence]
+            shaped = [bool(_THREAD_SHAPE.search(sample[i])) for i in members[k]]
             stats.append(
                 _ClusterStats(
                     pages=len(seen),
                     threads=sum(verdict[u] == 1 for u in seen),
                     others=sum(verdict[u] == 0 for u in seen),
                     score=float(np.mean([evidence[u].score for u in seen])) if seen else None,
-                    shape=float(np.mean([bool(_THREAD_SHAPE.search(sample[i])) for i in members[k]])),
+                    shape=float(np.mean(shaped)),
                 )
             )
         return stats
 
-    verdict = _outvoted(_named_elsewhere(site_pages, _off_layout(site_pages, judged)))
+    verdict = _read(site_pages, judged)
     stats = cluster_stats(verdict)
     if not any(st.is_topic() for st in stats):
         # Copies and permalinks were all a small sample showed of the threads: they stand for
@@ -798,7 +816,9 @@ def learn_topic_rule(
             # the pruning steps below keep only the URLs shaped like those pages.
             most = max(st.threads for st in stats)
             if not most:
-                raise ValueError("no cluster of URLs holds a thread-looking page; give topic_example")
+                raise ValueError(
+                    "no cluster of URLs holds a thread-looking page; give topic_example"
+                )
             topic = {k for k, st in enumerate(stats) if st.threads == most}
         top = max((st.score or 0.0) for k, st in enumerate(stats) if k in topic)
         seed = max(
