@@ -471,6 +471,20 @@ def continues_listing(source: str, target: str) -> bool:
     )
 
 
+def pager_targets(tree: Any, url: str) -> list[str]:
+    """The targets of a page's pager links (canonical form, each once): links whose anchor is a
+    page number or a *previous* link, and the page's :func:`next_links`, whichever numbers they
+    change (unlike :func:`page_flips`, which keeps those that name a page number): which URLs
+    the page's pager names, not which page each is."""
+    found = []
+    for element, href in anchors(tree, url):
+        text = _label(element)
+        rel = (element.get("rel") or "").lower().split()
+        if page_flip_number(text) is not None or "prev" in rel or _PREV.match(text):
+            found.append(canonical_url(href))
+    return list(dict.fromkeys(found + next_links(tree, url)))
+
+
 def first_page_alias(url: str) -> str | None:
     """``url`` without its one query parameter of value 1, or None: the listing that a page-flip
     link numbered 1 (``/board/6/?page=1``) names when that listing's plain URL serves page 1.

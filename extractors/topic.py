@@ -28,7 +28,13 @@ from sklearn.utils import check_random_state
 from forumcrawl.document import site_of
 from forumcrawl.extractors.dates import find_time
 from forumcrawl.extractors.dpc import KNNDensityPeaks
-from forumcrawl.extractors.navigation import canonical_url, declared_canonical, pattern_key
+from forumcrawl.extractors.fields import page_links
+from forumcrawl.extractors.navigation import (
+    canonical_url,
+    declared_canonical,
+    pager_targets,
+    pattern_key,
+)
 from forumcrawl.extractors.url_rules import UrlResolver, pages_of
 from forumcrawl.extractors.usc import block_type, split_url, usc_distance_matrix
 
@@ -64,6 +70,13 @@ MIN_TOPIC_SCORE = 0.25
 TOPIC_PAGE_SHARE = 0.25
 #: Clusters whose evidence differs by less than this are tied; URL shape decides.
 TIE = 0.05
+#: A link is part of the site's layout (menus, crumbs, footer) when most URL shapes' pages
+#: show it (:func:`_layout_links`); a page showing less than this share of those links is
+#: printed outside the layout. On the universe's tuning forums, thread, board and profile pages
+#: show 0.56-1.0 of them, print, archive and mobile copies 0.0.
+LAYOUT_SHARE = 0.5
+#: Fewest layout links for the layout to tell anything (a site without menus has none).
+MIN_LAYOUT_LINKS = 3
 
 _SKIP = frozenset(
     "script style noscript template select option textarea button svg head title form".split()
@@ -190,6 +203,20 @@ def _headed_elsewhere(block: HtmlElement, anchor: HtmlElement, kind: str) -> boo
     return titled
 
 
+def _lead(block: HtmlElement, members: set[HtmlElement]) -> HtmlElement | None:
+    """The heading printed right before ``block`` outside it, when there is one: the element
+    sibling before it, not of its group, that is a heading or title-like. A list of posts may
+    head each post with its thread's linked title beside the post rather than inside it."""
+    lead = block.getprevious()
+    while lead is not None and not isinstance(lead.tag, str):
+        lead = lead.getprevious()
+    if lead is None or lead in members or lead.tag in _SKIP:
+        return None
+    if lead.tag in _HEADINGS or _TITLE_CLASS.search(lead.get("class") or ""):
+        return lead
+    return None
+
+
 def page_evidence(document: Document) -> PageEvidence:
     """Score how much ``document`` looks like a thread page (see :class:`PageEvidence`).
 
@@ -242,6 +269,7 @@ def page_evidence(document: Document) -> PageEvidence:
     base = urljoin(document.url, base_el.get("href")) if base_el is not None else document.url
     page_path = urlsplit(document.url).path or "/"
     posts = [m for m in best if postlike(m)]
+    members = set(best)
     times = selfs = headed = 0
     voices: Counter[str] = Counter()
     for m in posts:
@@ -259,6 +287,11 @@ def page_evidence(document: Document) -> PageEvidence:
                 is_self = True
             elif not heading_away:
                 heading_away = _headed_elsewhere(m, a, kind)
+        if not heading_away and (lead := _lead(m, members)) is not None:
+            heading_away = any(
+                _headed_elsewhere(lead, a, _link_kind(a.get("href") or "", base, page_path))
+                for a in lead.iter("a") if a.get("href")
+            )
         selfs += is_self
         headed += heading_away and not is_self
         voices.update(away)
@@ -355,6 +388,85 @@ def _verdict(evidence: PageEvidence, ref: float) -> int:
     ):
         return 0
     return -1
+
+
+def _layout_links(pages: Mapping[str, Document]) -> tuple[set[str], dict[str, int]]:
+    """The site's layout links, and how many of them each page shows: the links that the pages
+    of most URL shapes (:func:`~forumcrawl.extractors.navigation.pattern_key`) show on most of
+    their pages.
+    Shapes count alike, however many pages of each the sample holds, so that a sample rich in
+    one kind of page does not make that kind's links the layout's."""
+    links = {
+        url: {canonical_url(u) for u in page_links(doc.tree, url)}
+        for url, doc in pages.items() if doc.tree is not None
+    }
+    shapes: dict[str, list[set[str]]] = defaultdict(list)
+    for url, found in links.items():
+        shapes[pattern_key(url)].append(found)
+    votes: Counter[str] = Counter()
+    for members in shapes.values():
+        counts = Counter(u for found in members for u in found)
+        votes.update(u for u, n in counts.items() if 2 * n > len(members))
+    layout = {u for u, n in votes.items() if 2 * n > len(shapes)}
+    if len(layout) < MIN_LAYOUT_LINKS:
+        return set(), {}
+    return layout, {url: len(found & layout) for url, found in links.items()}
+
+
+def _off_layout(pages: Mapping[str, Document], verdict: dict[str, int]) -> dict[str, int]:
+    """``verdict`` with the thread-looking pages printed outside the site's layout judged no
+    thread pages, when other thread-looking pages are printed within it: a print view, an
+    archive or a mobile copy shows a thread's posts without the menus and crumbs that the
+    site's thread, board and profile pages share. Whether such copies were sampled must not
+    decide the topic rule, and a copy is not the thread page."""
+    layout, shown = _layout_links(pages)
+    if not layout:
+        return verdict
+    inside = {u: shown.get(u, 0) >= LAYOUT_SHARE * len(layout) for u in verdict}
+    if not any(inside[u] for u, judged in verdict.items() if judged == 1):
+        return verdict
+    return {u: 0 if judged == 1 and not inside[u] else judged for u, judged in verdict.items()}
+
+
+def _same_thread_form(url: str, other: str) -> bool:
+    """Whether ``other`` may be another page of the thread page at ``url`` written the same way:
+    the same URL shape, or one path extending the other (``/t/5/`` and ``/t/5/page-2``)."""
+    if pattern_key(url) == pattern_key(other):
+        return True
+    one, two = urlsplit(url).path.rstrip("/"), urlsplit(other).path.rstrip("/")
+    return two.startswith(one) or one.startswith(two)
+
+
+def _named_elsewhere(pages: Mapping[str, Document], verdict: dict[str, int]) -> dict[str, int]:
+    """``verdict`` with the thread-looking pages of the URL shapes whose pagers mostly name
+    pages of another URL form made unknown: a post's permalink (``/p/<post id>``) shows the
+    thread page around the post, and that page's pager names the thread's own URLs, while a
+    thread page's pager names pages in its own form. Pages of one shape are one kind of page
+    (see :func:`_outvoted`), so a permalink to a last page, whose pager names nothing after it,
+    goes with its shape. The thread pages are the URLs the threads' pagers name, however many
+    permalinks a sample holds. Unchanged when no thread-looking page names its own form."""
+    votes: dict[str, Counter[bool]] = defaultdict(Counter)
+    for url, judged in verdict.items():
+        if judged != 1 or url not in pages or pages[url].tree is None:
+            continue
+        site = site_of(url)
+        named = [u for u in pager_targets(pages[url].tree, url) if site_of(u) == site and u != url]
+        if named:
+            votes[pattern_key(url)][any(_same_thread_form(url, u) for u in named)] += 1
+    if not any(shape[True] for shape in votes.values()):
+        return verdict
+    elsewhere = {key for key, shape in votes.items() if shape[False] > shape[True]}
+    return {
+        u: -1 if judged == 1 and pattern_key(u) in elsewhere else judged
+        for u, judged in verdict.items()
+    }
+
+
+def _read(pages: Mapping[str, Document], verdict: dict[str, int]) -> dict[str, int]:
+    """The pages' verdicts (:func:`_verdict`) as the topic rule reads them: copies printed
+    outside the site's layout and pages named by another form's pager are not thread pages,
+    and each URL shape's majority judges its pages."""
+    return _outvoted(_named_elsewhere(pages, _off_layout(pages, verdict)))
 
 
 def _outvoted(verdict: dict[str, int]) -> dict[str, int]:
@@ -604,7 +716,7 @@ def check_rule(pages: Mapping[str, Document], takes: Callable[[str], bool]) -> R
     ref = max((e.score for e in evidence.values()), default=0.0)
     if ref < MIN_TOPIC_SCORE:
         return RuleCheck(None, 0, 0, 0, len(pages))
-    verdict = _outvoted({url: _verdict(e, ref) for url, e in evidence.items()})
+    verdict = _read(pages, {url: _verdict(e, ref) for url, e in evidence.items()})
     threads = [url for url, judged in verdict.items() if judged == 1]
     taken = {url for url in verdict if verdict[url] in (0, 1) and takes(url)}
     threads_taken = sum(url in taken for url in threads)
@@ -688,19 +800,31 @@ def learn_topic_rule(
     ref = float(np.mean(best_scores)) if best_scores else 0.0
     n_clusters = int(labels.max()) + 1
     members = [np.flatnonzero(labels == k) for k in range(n_clusters)]
-    verdict = _outvoted({u: _verdict(e, ref) for u, e in evidence.items()})
-    stats = []
-    for k in range(n_clusters):
-        seen = [sample[i] for i in members[k] if sample[i] in evidence]
-        stats.append(
-            _ClusterStats(
-                pages=len(seen),
-                threads=sum(verdict[u] == 1 for u in seen),
-                others=sum(verdict[u] == 0 for u in seen),
-                score=float(np.mean([evidence[u].score for u in seen])) if seen else None,
-                shape=float(np.mean([bool(_THREAD_SHAPE.search(sample[i])) for i in members[k]])),
+    judged = {u: _verdict(e, ref) for u, e in evidence.items()}
+
+    def cluster_stats(verdict: dict[str, int]) -> list[_ClusterStats]:
+        stats = []
+        for k in range(n_clusters):
+            seen = [sample[i] for i in members[k] if sample[i] in evidence]
+            shaped = [bool(_THREAD_SHAPE.search(sample[i])) for i in members[k]]
+            stats.append(
+                _ClusterStats(
+                    pages=len(seen),
+                    threads=sum(verdict[u] == 1 for u in seen),
+                    others=sum(verdict[u] == 0 for u in seen),
+                    score=float(np.mean([evidence[u].score for u in seen])) if seen else None,
+                    shape=float(np.mean(shaped)),
+                )
             )
-        )
+        return stats
+
+    verdict = _read(site_pages, judged)
+    stats = cluster_stats(verdict)
+    if not any(st.is_topic() for st in stats):
+        # Copies and permalinks were all a small sample showed of the threads: they stand for
+        # them rather than no rule at all.
+        verdict = _outvoted(judged)
+        stats = cluster_stats(verdict)
     if example is not None:
         seed = int(labels[sample.index(example)])
         topic = {seed}

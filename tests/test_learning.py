@@ -11,6 +11,8 @@ from forumcrawl.document import Document
 from forumcrawl.extractors.fields import page_links
 from forumcrawl.extractors.ksf import apply_rule, KsfRule
 from forumcrawl.learning import SiteLearner, _listed_forms, _own_forms
+from forumcrawl.mockforum.universe import UniverseSite
+from forumcrawl.mockforum.universe.probe import WALK_BASE, learned, rule_fault
 from forumcrawl.sitemodel import FileRuleStore
 
 NOW = datetime(2024, 3, 8, 15, 30, tzinfo=timezone.utc)
@@ -130,3 +132,19 @@ def test_page_flips_under_the_scripts_lists_link_threads_under() -> None:
              ("http://m.test/m/thread/745?page=3", 3)]
     assert _listed_forms(flips, ["http://m.test/t/c-d/745", "http://m.test/t/a-b/744"]) == flips[:1]
     assert _listed_forms(flips, ["http://m.test/latest"]) == flips
+
+
+@pytest.mark.parametrize("seed", [
+    35,  # member post lists headed by their threads' titles, archive copies of every thread
+    1,  # member post lists, mobile copies, post permalinks
+])
+def test_five_walks_of_a_generated_forum_learn_one_rule(seed: int) -> None:
+    """Which member post lists and thread copies a walk happens to fetch does not change the
+    topic rule or the thread identity (issue #46: three rules from five walks of each)."""
+    site = UniverseSite(seed, faults=False)
+    truth = site.truth(WALK_BASE)
+    models = [learned(site, walk) for walk in range(1, 6)]
+    rules = {(m.rules["usc"]["pattern"], tuple(m.rules["nav"]["id_position"]),
+              tuple(m.rules["nav"]["page_position"] or ())) for m in models}
+    assert len(rules) == 1, rules
+    assert rule_fault(models[0], truth) is None

@@ -312,7 +312,12 @@ def test_the_topic_rule_from_a_crawl_sample_is_right(seed: int) -> None:
 @pytest.mark.xfail(strict=False, reason="member post lists built like thread pages "
                    "(member_posts=post_list, /search/member?user_id=N) taken for the thread pages, "
                    "in some samples")
+
+
 def test_member_post_lists_are_not_taken_for_threads(tmp_path: Path) -> None:
+    """Member post lists printed like thread pages (``/search/member?user_id=N``), each post
+    under its thread's linked title: however many of them the crawl's sample holds, they are
+    lists, not threads."""
     crawled = crawl_seed(tmp_path, 26)
     assert crawled.site.dims.member_posts == "post_list"
     precision, recall = crawled.topic_scores()
