@@ -306,14 +306,6 @@ def test_the_topic_rule_from_a_crawl_sample_is_right(seed: int) -> None:
     assert not any(found.resolver.match(url) for url in truth.non_topic_urls)
 
 
-# Not strict: whether the crawl's sample holds enough member post lists to mislead the topic rule
-# depends on the order pages arrive in (a CI run passed it once): the rule depends on the sample,
-# which is the failure #46 names. The strict tests without a crawl pin the other classes.
-@pytest.mark.xfail(strict=False, reason="member post lists built like thread pages "
-                   "(member_posts=post_list, /search/member?user_id=N) taken for the thread pages, "
-                   "in some samples")
-
-
 def test_member_post_lists_are_not_taken_for_threads(tmp_path: Path) -> None:
     """Member post lists printed like thread pages (``/search/member?user_id=N``), each post
     under its thread's linked title: however many of them the crawl's sample holds, they are
