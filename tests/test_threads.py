@@ -196,9 +196,7 @@ def test_whole_threads_of_a_forum_whose_pager_is_one_next_link_in_noscript(tmp_p
     now = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
     with serve_seed(65, now=now) as server:
         truth = server.truth
-        # The shipped politeness: conftest's run_crawl turns AutoThrottle off and allows 8.
-        result = run_crawl(tmp_path, [server.url], settings={
-            "FORUMCRAWL_ITEM": "thread", "AUTOTHROTTLE_ENABLED": True, "CONCURRENT_REQUESTS_PER_DOMAIN": 4})
+        result = run_crawl(tmp_path, [server.url], settings={"FORUMCRAWL_ITEM": "thread"})
     assert sum(len(t.pages) > 2 for t in truth.threads) >= 5, "threads of three pages and more"
     share, by_thread = score(truth, result.items)
     assert max(by_thread.values()) == 1, "a thread was exported twice"

@@ -209,9 +209,7 @@ def crawl_seed(tmp_path: Path, seed: int) -> Crawled:
     """Crawl forum ``seed`` from its front page at the shipped defaults (faults included)."""
     now = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
     with serve_seed(seed, now=now) as server:
-        # The shipped politeness: conftest's run_crawl turns AutoThrottle off and allows 8.
-        result = run_crawl(tmp_path, [server.url],
-                           settings={"AUTOTHROTTLE_ENABLED": True, "CONCURRENT_REQUESTS_PER_DOMAIN": 4})
+        result = run_crawl(tmp_path, [server.url])
         truth = server.truth
     exported = {truth.canonical(item["url"]): item for item in result.items}
     return Crawled(server.site, truth, exported, result.stats)
