@@ -60,6 +60,12 @@ Where this module departs from the paper, and why. Figures are mean text F1 on t
   0.9496, dragnet and harvest -0.0001, the rest unchanged); held apart on the odd ones:
   wcxb-dev 0.8095 → 0.8116, cwced-zh 0.8932 → 0.8965, fundus +0.0001, readability-pages
   -0.0005, dragnet and harvest -0.0002, aeb-articles-en -0.0002, the forums' others unchanged.
+  The crumbs of a data table's rows are kept too (rows of two or more cells, none holding a
+  kept block: :func:`_data_rows`): a table's names and figures are short by nature, while a
+  forum post laid out as a table row keeps its user panel's crumbs out. Read on two
+  readability-pages tables (lwn-1, links-in-tables; that folder +0.0015); held apart, cwced-zh
+  +0.0038, wcxb-dev +0.0012, dragnet +0.0002, fundus-articles and magic-forums -0.0001, the
+  others unchanged.
   ``DomDensityExtractor(region=False)`` is the paper's leaf-by-leaf filter.
 * **Auxiliary blocks inside the main region.** Comments, the author's box, captions and
   credits, share bars, "related" and newsletter boxes sit inside the article container as plain
@@ -95,7 +101,11 @@ Where this module departs from the paper, and why. Figures are mean text F1 on t
   or a thread whose posts are split by removed rows. The region is then widened to its nearest
   ancestor holding :data:`MIN_REGION_SHARE` of the page's kept text, where the crumbs beside the
   kept paragraphs come back too (mean F1 magic-articles +0.007, cwced-zh +0.011, magic-forums
-  +0.008, wcxb-dev +0.016, the other two unchanged).
+  +0.008, wcxb-dev +0.016, the other two unchanged). A best-balanced ``<p>`` whose parent holds
+  another kept ``<p>`` and a positive balance is widened to that parent: a tag line or a share
+  row inside a blog entry outweighed its other paragraphs by a few characters (read on the
+  even-numbered dragnet pages: cascade +0.0021; held apart on the odd ones +0.0013,
+  readability-pages +0.0004, aeb-articles-en +0.0003, cwced-zh -0.0002, the others unchanged).
 * **Related and references headings.** A short block whose whole text is a heading such as
   "Related articles", "More on this story", "相关新闻", "References" or "参考资料" (see
   :data:`_RELATED_TITLES`; a trailing "[edit]" is ignored) announces that what follows is not
@@ -149,6 +159,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -283,6 +294,8 @@ _AUX_TAGS = frozenset({"figcaption"})
 _RELATED = "related heading"
 #: Tags of a region's blocks that are short by nature: kept though under Δ1 (see the module notes).
 _SHORT_BY_NATURE = frozenset({"li", "h2", "h3", "h4", "h5", "h6"})
+#: Table cells: their crumbs are kept in a data table's rows (see :func:`_data_rows`).
+_CELLS = frozenset({"td", "th"})
 # Class/id tokens that name a layout region (whole tokens only: "article-header" is not one).
 _TOP_NAMES = frozenset(
     "header site-header page-header masthead nav navbar navigation menu topbar breadcrumb breadcrumbs".split()
@@ -820,9 +833,24 @@ def main_region(tree: SimpleTree, blocks: Sequence[Block], reasons: Sequence[str
         balance[nodes[i].parent] += balance[i]
         kept[nodes[i].parent] += kept[i]
     top = max(range(len(balance)), key=balance.__getitem__)
+    parent = nodes[top].parent
+    if top > 0 and nodes[top].tag == "p" and balance[parent] > 0 and _kept_sibling(tree, blocks, reasons, top):
+        top = parent  # one paragraph of an article whose other paragraphs are kept beside it
     while top > 0 and kept[top] < MIN_REGION_SHARE * kept[0]:
         top = nodes[top].parent
     return top
+
+
+def _kept_sibling(tree: SimpleTree, blocks: Sequence[Block], reasons: Sequence[str | None], node: int) -> bool:
+    """Whether another child of ``node``'s parent with ``node``'s tag is a kept block: the
+    best-balanced subtree is then one paragraph of the article the parent holds, which some
+    link line or crumb inside the parent outweighed by a few characters."""
+    nodes = tree.nodes
+    parent, tag = nodes[node].parent, nodes[node].tag
+    return any(
+        reason is None and block.node != node and nodes[block.node].parent == parent and nodes[block.node].tag == tag
+        for block, reason in zip(blocks, reasons)
+    )
 
 
 def _keep_crumbs(
@@ -834,16 +862,41 @@ def _keep_crumbs(
     by nature ("Bend wires"); a user panel's crumbs have no kept sibling of their kind."""
     nodes = tree.nodes
     kept_kinds = {(nodes[b.node].parent, nodes[b.node].tag) for b, k in zip(blocks, keep) if k}
+    rows = _data_rows(tree, blocks, keep, top, end)
     for i, block in enumerate(blocks):
         node = nodes[block.node]
         if (
             reasons[i] == "rho1"
             and top <= block.node < end
             and block.link_density <= DELTA2_MAX_LINK_DENSITY
-            and (node.tag in _SHORT_BY_NATURE or (node.parent, node.tag) in kept_kinds)
+            and (
+                node.tag in _SHORT_BY_NATURE
+                or (node.parent, node.tag) in kept_kinds
+                or _row_of(tree, block.node) in rows
+            )
         ):
             keep[i] = True
             reasons[i] = None
+
+
+def _row_of(tree: SimpleTree, node: int) -> int:
+    """The table row of the cell that is ``node`` or ``node``'s parent, -1 for none."""
+    nodes = tree.nodes
+    cell = node if nodes[node].tag in _CELLS else nodes[node].parent
+    return nodes[cell].parent if cell >= 0 and nodes[cell].tag in _CELLS else -1
+
+
+def _data_rows(tree: SimpleTree, blocks: Sequence[Block], keep: Sequence[bool], top: int, end: int) -> set[int]:
+    """Rows of a data table in the main region ``top:end``: rows of two or more cells none of
+    which holds a kept block. A table's figures and names ("14.7%", "Herbert Dürr") are short
+    by nature; the row of a forum post built as a table (a user panel's cell beside the post's
+    kept text) is no data row, and its panel's crumbs stay removed."""
+    nodes = tree.nodes
+    cells: Counter[int] = Counter(
+        nodes[i].parent for i in range(top, end) if nodes[i].tag in _CELLS and nodes[i].parent >= 0
+    )
+    taken = {_row_of(tree, b.node) for b, k in zip(blocks, keep) if k}
+    return {row for row, count in cells.items() if count >= 2 and row not in taken}
 
 
 def _related_sections(tree: SimpleTree, top: int, end: int) -> set[int]:

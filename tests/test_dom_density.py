@@ -431,3 +431,33 @@ def test_dask_reads_warc_files(tmp_path: Path) -> None:
     serial = [extract_job(job) for job in iter_jobs([tmp_path], options, NOW)]
     assert len(serial) == 2
     assert list(run_dask([tmp_path], options, n_workers=1, now=NOW)) == serial
+
+
+def test_one_paragraph_of_an_article_does_not_become_the_region_alone() -> None:
+    lead = "The long paragraph holds most of the story and tells it in many plain words. " * 7
+    other = "A shorter paragraph follows with more of the story, plain and kept, and then one more plain clause."
+    links = " ".join(f'<a href="/tag{i}">tagged topic number {i}</a>' for i in range(10))
+    entry = f"<div class='entry'><p>{lead}</p><p>{other}</p><div>{links}</div><p>{other}</p></div>"
+    menu = "".join(f'<li><a href="/m{i}">Menu entry number {i} of the site</a></li>' for i in range(30))
+    aside = "<div><p>" + "A sidebar note about the site and its people, kept as plain text. " * 6 + "</p></div>"
+    page = f"<html><body><div><ul>{menu}</ul>{entry}<ul>{menu}</ul>{aside}</div></body></html>"
+    result = DomDensityExtractor().extract(_doc(page))
+    assert "The long paragraph" in result.text
+    assert result.text.count("A shorter paragraph") == 2  # its kept siblings come with it
+    assert "sidebar note" not in result.text and "tagged topic" not in result.text
+
+
+def test_a_data_tables_short_cells_stay_and_a_post_tables_panel_does_not() -> None:
+    line = "Body paragraph {} carries the story a little further on, in plain words of its own."
+    story = [f"<p>{line.format(i)}</p>" for i in range(150)]  # a long page: Δ1 takes the cells
+    rows = "".join(f"<tr><td>Release {i}</td><td>{i}.5%</td><td>Dana Reyes</td></tr>" for i in range(4))
+    table = f"<table><tr><th>Version</th><th>Share</th><th>Maintainer</th></tr>{rows}</table>"
+    article = f"<html><body><div>{''.join(story[:75])}{table}{''.join(story[75:])}</div></body></html>"
+    result = DomDensityExtractor().extract(_doc(article))
+    assert "Maintainer" in result.text and "Release 3" in result.text and "3.5%" in result.text
+    post = "<td>" + "The reply says what it has to say about the question in plain words. " * 3 + "</td>"
+    panel = "<td><div>Posts: 15</div><div>Joined: Mar</div></td>"
+    thread = "".join(f"<tr>{panel}{post}</tr>" for _ in range(60))
+    result = DomDensityExtractor().extract(_doc(f"<html><body><table>{thread}</table></body></html>"))
+    assert result.text.count("The reply says") == 180
+    assert result.text.count("Posts: 15") <= 3  # only rows on the page's edges, as before
