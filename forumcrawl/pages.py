@@ -715,6 +715,8 @@ class Cascade:
                 best = "cx"  # dom found other text than most of cx's: it locked onto another block
             if best == "cx" and dated_list_beyond(candidates["cx"].text, candidates["dom"].text):
                 best = "dom"  # cx ran on past the article into a list of dated teasers or comments
+            elif best == "dom" and dated_list_beyond(candidates["dom"].text, candidates["cx"].text):
+                best = "cx"  # dom ran on past the article into such a list where cx stopped
         chosen = candidates[best]
         if self._list_item(doc, proba, chosen.text, evidence):
             listed = self._whole_page(doc, model, now, outcome, kind)

@@ -571,6 +571,28 @@ def test_cx_running_past_the_article_into_dated_teasers_gives_way_to_dom():
     assert plain is not None and plain.method == "cx"
 
 
+def test_dom_running_past_the_article_into_dated_teasers_gives_way_to_cx():
+    story = "".join(f"<p>{s} {s}</p>" for s in SENTENCES)
+    teasers = "".join(
+        f"<div><p>{t}</p>updated 1:0{i} PM EDT, Thu September 20, 2012</div>" for i, t in enumerate(TEASERS)
+    )
+    page = f"""<html><head><title>River floods town</title></head><body>
+<div class="menu"><a href="/">Home</a></div><h1>River floods town</h1>
+<div class="story">{story}<aside>{teasers}</aside></div><footer>Copyright</footer></body></html>"""
+    cascade = Cascade()
+    assert TEASERS[0] not in cascade.cx_text(Document.from_text(page))  # cx mutes the <aside>
+    # An arbiter that would take dom's text on any page: its dated list beyond cx's text is
+    # what makes the cascade keep cx's.
+    cascade.arbiter = Arbiter(
+        weights={name: [0.0] * len(FEATURES) for name in ("cx", "dom")}, intercepts={"cx": 0.0, "dom": 1.0}
+    )
+    found = cascade.run(Document.from_text(page)).extraction
+    assert found is not None and found.method == "cx"
+    assert SENTENCES[-1] in found.text and TEASERS[0] not in found.text
+    plain = cascade.run(Document.from_text(page.replace("updated 1:0", "Read "))).extraction
+    assert plain is not None and plain.method == "dom" and TEASERS[0] in plain.text
+
+
 def gallery_page() -> str:
     """A short story, a list of links, then a gallery whose captions outweigh the story: ``dom``
     takes the gallery alone, ``cx`` the story and the gallery."""
