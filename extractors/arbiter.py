@@ -460,14 +460,19 @@ def _line_index(lines: PageLines) -> dict[str, list[int]]:
 
 def _line_numbers(text: str, lines: PageLines) -> list[int | None]:
     """For each line of ``text``, the number of the page line it is: the first such line after
-    the previous one's (None for a line the page does not have)."""
+    the previous one's, else its first on the page (a stage that read the page's lines in
+    another order: a comment line placed after a later one is still the comment's; dragnet
+    +0.0015, the other folders unchanged), None for a line the page does not have."""
     numbers = _line_index(lines)
     found: list[int | None] = []
     at = -1
     for line in text.split("\n"):
-        number = next((n for n in numbers.get(" ".join(line.split()), ()) if n > at), None)
+        places = numbers.get(" ".join(line.split()), ())
+        number = next((n for n in places if n > at), None)
         if number is not None:
             at = number
+        elif places:
+            number = places[0]
         found.append(number)
     return found
 

@@ -34,6 +34,7 @@ from forumcrawl.extractors.arbiter import (
     with_body_regions,
     within_body,
     without_aux,
+    without_parts,
 )
 from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, visible_text
 from forumcrawl.extractors.dom_density import DomDensityExtractor, aux_name
@@ -591,6 +592,18 @@ def test_dom_running_past_the_article_into_dated_teasers_gives_way_to_cx():
     assert SENTENCES[-1] in found.text and TEASERS[0] not in found.text
     plain = cascade.run(Document.from_text(page.replace("updated 1:0", "Read "))).extraction
     assert plain is not None and plain.method == "dom" and TEASERS[0] in plain.text
+
+
+def test_comment_lines_out_of_the_pages_order_are_still_placed_in_the_comments():
+    comments = "".join(f"<div class='c'><p>Reader {i} says the story is right about the river.</p></div>" for i in range(3))
+    page = f"<html><body><div class='story'><p>{SENTENCES[0]}</p></div><div id='comments'>{comments}</div></body></html>"
+    doc = Document.from_text(page)
+    section = doc.tree.xpath("//div[@id='comments']")
+    # A stage that read the comments in another order than the page's (its blocks fused or
+    # sorted otherwise): each line is still the page's line inside the comments, and goes.
+    text = "\n".join([SENTENCES[0], *(f"Reader {i} says the story is right about the river." for i in (2, 0, 1))])
+    assert without_parts(text, document_lines(doc), section) == SENTENCES[0]
+    assert without_parts(f"{text}\nA line the page does not have", document_lines(doc), section).endswith("have")
 
 
 def gallery_page() -> str:
