@@ -3,6 +3,7 @@ spider's kind filter (a real crawl of a real local HTTP server)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -39,10 +40,10 @@ from forumcrawl.extractors.arbiter import (
 from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, visible_text
 from forumcrawl.extractors.dom_density import DomDensityExtractor, aux_name
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
-from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_rule
+from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_posts, single_rule
 from forumcrawl.extractors.ksf_apply import comment_section
 from forumcrawl.offline import ExtractOptions, extract_bytes
-from forumcrawl.pages import Cascade
+from forumcrawl.pages import Cascade, bare_sections
 
 from .conftest import extract_page, run_crawl, serving
 
@@ -604,6 +605,30 @@ def test_comment_lines_out_of_the_pages_order_are_still_placed_in_the_comments()
     text = "\n".join([SENTENCES[0], *(f"Reader {i} says the story is right about the river." for i in (2, 0, 1))])
     assert without_parts(text, document_lines(doc), section) == SENTENCES[0]
     assert without_parts(f"{text}\nA line the page does not have", document_lines(doc), section).endswith("have")
+
+
+def test_page_sections_that_ksf_takes_for_unsigned_posts_with_empty_ones_are_no_thread():
+    story = "".join(f"<p>{s}</p>" for s in SENTENCES)
+    boxes = [
+        f"<h1>River floods town</h1>{story}",
+        f"<h3>Most popular</h3><p>{TEASERS[0]}</p><p>{TEASERS[1]}</p>",
+        "<img src='/ad.png'>",
+        "<h3>Search for:</h3>",
+        f"<h3>Related</h3><p>{TEASERS[2]}</p>",
+        "<img src='/ad2.png'>",
+        "<img src='/ad3.png'>",
+    ]
+    page = "<html><head><title>River floods town</title></head><body><div id='wrap'>"
+    page += "".join(f"<div class='box'>{box}</div>" for box in boxes) + "</div></body></html>"
+    posts = single_posts(Document.from_text(page), min_posts=2).posts
+    assert len(posts) == 7 and not any(p.author or p.published for p in posts)  # the boxes
+    assert bare_sections(posts)
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # the page reaches KSF
+    found = cascade.run(Document.from_text(page)).extraction
+    assert found is not None and not found.posts and SENTENCES[-1] in found.text
+    # Signed, they are a thread's posts.
+    assert not bare_sections([dataclasses.replace(posts[0], author="Maria"), *posts[1:]])
 
 
 def gallery_page() -> str:
