@@ -439,6 +439,31 @@ def test_a_stage_that_read_an_articles_comments_reads_the_page_again_without_the
     assert not any(text in found.text for _, text in COMMENTS)
 
 
+def test_a_stage_locked_onto_comments_takes_its_own_reading_again_over_what_the_cut_leaves():
+    """What is left of a reading that locked onto the comments, once they are cut, is the
+    region the comments made it take (a trackback box's lines beside the story); the stage's
+    reading of the page without them is the story alone, though shorter."""
+    weblogs = "".join(f'<li><a href="/w{i}">A weblog about rivers and towns, number {i}</a></li>' for i in range(5))
+    page = f"""<html><head><title>River floods town - A local blog</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/about">About</a></div>
+<div id="alpha"><div class="entry"><h1>River floods town</h1>{"".join(f"<p>{s}</p>" for s in SENTENCES)}</div>
+<div class="trackbacks"><h3>TrackBack</h3><p>TrackBack URL for this entry: http://example.com/trackback/123456789</p>
+<p>Listed below are links to weblogs that reference River floods town:</p><ul>{weblogs}</ul></div>
+<div id="comments"><h3>Comments</h3>{_comment_list(COMMENTS * 2, numbered=True)}</div>{COMMENT_FORM}</div>
+<footer>Powered by a blog engine.</footer></body></html>"""
+    cascade = Cascade()
+    cascade.forum_gate = 0.0  # the page reaches KSF, which finds the comments
+    # An arbiter that would take dom's text on any page: what dom read is what is tested.
+    cascade.arbiter = Arbiter(
+        weights={name: [0.0] * len(FEATURES) for name in ("cx", "dom")},
+        intercepts={"cx": 0.0, "dom": 1.0},
+        thread_min=cascade.arbiter.thread_min,
+    )
+    found = cascade.run(Document.from_text(page)).extraction
+    assert found is not None and found.method == "dom" and all(s in found.text for s in SENTENCES)
+    assert "Listed below" not in found.text and not any(text in found.text for _, text in COMMENTS)
+
+
 def test_a_page_without_some_elements_is_a_copy():
     """:meth:`Document.without` drops the elements from a copy (tails kept, the elements
     found before any goes) and leaves the page as it was."""
