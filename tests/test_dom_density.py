@@ -461,3 +461,14 @@ def test_a_data_tables_short_cells_stay_and_a_post_tables_panel_does_not() -> No
     result = DomDensityExtractor().extract(_doc(f"<html><body><table>{thread}</table></body></html>"))
     assert result.text.count("The reply says") == 180
     assert result.text.count("Posts: 15") <= 3  # only rows on the page's edges, as before
+
+
+def test_an_element_named_an_entry_is_the_article_whatever_its_other_names_say() -> None:
+    body = "".join(f"<p>Body paragraph {i} carries the story a little further on, plain text.</p>" for i in range(4))
+    feedback = "".join(f"<p>Reader {i} writes at length that the story was worth reading, and why.</p>" for i in range(8))
+    for names, kept in (("entry entry-author-jane_doe entry-type-post", True), ("entry-author-box", False)):
+        page = f"""<html><body><div class="alpha"><div class="{names}">{body}</div>
+        <div class="feedback">{feedback}</div></div></body></html>"""
+        result = DomDensityExtractor().extract(_doc(page))
+        assert ("Body paragraph 3" in result.text) is kept  # a blog entry's metadata, an author's box
+        assert "Reader 7" in result.text
