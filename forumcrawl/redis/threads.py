@@ -6,6 +6,10 @@ and ``last``, the highest page its pages name) and one SET of the threads in pro
 (``<prefix>:<spider>:threads``). Adding a page and taking a complete thread is one Lua script,
 so exactly one worker sees the thread complete and emits it. The rule is
 :func:`forumcrawl.threads.missing_pages`' (pages ``1..last`` all in), counted in the script.
+The same script keeps, per thread emitted whole, its last page (HASH ``<prefix>:<spider>:emitted``)
+and refuses that page or an earlier one arriving again, whichever worker fetched it and however
+close together: checked in the worker, two workers (or two items of one worker awaiting Redis at
+once) each saw the thread unemitted, and a one-page thread came out twice.
 """
 
 from __future__ import annotations
@@ -17,11 +21,15 @@ from typing import Any
 import redis
 
 from forumcrawl.redis.keys import ClusterKeys
-from forumcrawl.threads import PageRecord
+from forumcrawl.threads import PageAgain, PageRecord
 
 __all__ = ["RedisThreadBook"]
 
+# KEYS: the thread's HASH, the SET of threads in progress, the emitted HASH. ARGV: thread, page,
+# the last page the page names, the page as JSON. Returns the pages once complete, false while
+# held, -1 for a page of a thread emitted whole already.
 _ADD = """
+if tonumber(ARGV[2]) <= tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0') then return -1 end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[4])
 local known = tonumber(redis.call('HGET', KEYS[1], 'last') or '0')
 local last = math.max(known, tonumber(ARGV[2]), tonumber(ARGV[3]))
@@ -30,6 +38,7 @@ if redis.call('HLEN', KEYS[1]) - 1 >= last then
   local pages = redis.call('HGETALL', KEYS[1])
   redis.call('DEL', KEYS[1])
   redis.call('SREM', KEYS[2], ARGV[1])
+  redis.call('HSET', KEYS[3], ARGV[1], last)
   return pages
 end
 redis.call('SADD', KEYS[2], ARGV[1])
@@ -64,10 +73,13 @@ class RedisThreadBook:
         return self.keys.thread(thread)
 
     def add(self, thread: str, page: int, record: PageRecord) -> dict[int, PageRecord] | None:
-        """Keep ``record`` as page ``page`` of its thread; the thread's pages once complete."""
+        """Keep ``record`` as page ``page`` of its thread; the thread's pages once complete.
+        Raises :class:`~forumcrawl.threads.PageAgain` for a page of a thread emitted already."""
         last = int(record.get("last_page") or page)
         data = json.dumps(record, ensure_ascii=False)
-        flat = self._add(keys=[self._key(thread), self.open_key], args=[thread, page, last, data])
+        flat = self._add(keys=[self._key(thread), self.open_key, self.keys.emitted], args=[thread, page, last, data])
+        if flat == -1:
+            raise PageAgain(thread, page)
         return _pages(flat) if flat else None
 
     def drain(self) -> Iterator[tuple[str, dict[int, PageRecord]]]:
