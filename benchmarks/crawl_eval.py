@@ -336,6 +336,17 @@ def _setting(text: str) -> tuple[str, Any]:
         return name, value
 
 
+def _shown_zone(text: str) -> tuple[str | None, str]:
+    """``SITE=ZONE`` of ``--shown-zone`` as (site, zone); a bare ``ZONE`` as (None, zone), every
+    site's. An unknown zone is a usage error, not a crash after the crawl."""
+    site, sep, zone = text.rpartition("=")
+    try:
+        ZoneInfo(zone)
+    except (ValueError, KeyError) as exc:  # ZoneInfoNotFoundError is a KeyError
+        raise argparse.ArgumentTypeError(f"unknown time zone {zone!r}") from exc
+    return (site if sep else None), zone
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -349,14 +360,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", action="store_true", help="no crawl: extract the truth's thread pages")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="keep each crawl's folders (feeds, fetched URLs in order, logs) in DIR/<site>")
-    parser.add_argument("--shown-zone", metavar="ZONE",
-                        help="time zone the forum shows times in without naming it (machina: "
-                             "Asia/Shanghai): dates are scored by the day the page shows")
+    parser.add_argument("--shown-zone", metavar="SITE=ZONE", type=_shown_zone, action="append", default=[],
+                        help="SITE shows times in ZONE without naming it (machina=Asia/Shanghai): "
+                             "its dates are scored by the day the page shows; once per site. A "
+                             "bare ZONE applies to every site of the run that has a truth.json")
     parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a Scrapy setting for the crawls, e.g. LOG_LEVEL=DEBUG with --keep "
                              "(a value that reads as JSON is taken as such)")
     args = parser.parse_args(argv)
     settings = dict(_setting(text) for text in args.set)
+    zones = dict(args.shown_zone)
+    if unknown := set(zones) - {None, *args.sites}:
+        parser.error(f"--shown-zone names a site not crawled: {', '.join(sorted(map(str, unknown)))}")
     from forumcrawl.mockforum import serve
 
     results = []
@@ -366,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
             work.mkdir(parents=True, exist_ok=True)
             path = truth_path(name, args.truth)
             if path is not None:
-                start, aliases, pages, titles = machina_truth(path, args.shown_zone)
+                start, aliases, pages, titles = machina_truth(path, zones.get(name, zones.get(None)))
                 result = score(name, start, lambda u, a=aliases: a.get(u, u), pages, titles,
                                work, workers=args.workers, pages_only=args.pages,
                                settings=settings)
