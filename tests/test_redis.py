@@ -162,6 +162,22 @@ def test_a_page_of_a_thread_another_worker_emitted_whole_is_no_second_record(red
     assert [thread for thread, _ in one.drain()] == ["f 7"]
 
 
+def test_a_recrawled_thread_is_complete_from_its_last_known_page(redis_server):
+    """A recrawl's pages of a thread start at its last known page (``from_page``): pages 3 and 4
+    of a thread that had 3 complete it, in a cluster as embedded (it was held until the end)."""
+    from forumcrawl.redis.threads import RedisThreadBook
+    from forumcrawl.threads import ThreadBook
+
+    def page(n: int) -> dict[str, Any]:
+        return {"url": f"http://f/t/7?page={n}", "page": n, "last_page": 4, "new_since": "2024-01-01",
+                "from_page": 3, "posts": [{"text": f"new {n}"}]}
+
+    for book in (ThreadBook(), RedisThreadBook(redis_server, KEYS)):
+        assert book.add("f 7", 4, page(4)) is None
+        assert sorted(book.add("f 7", 3, page(3))) == [3, 4]
+    assert not redis_server.exists(KEYS.thread("f 7"), KEYS.threads)
+
+
 def test_leased_queue_pop_ack_and_expiry(redis_server):
     keys = ClusterKeys("t", "s")
     queue = LeasedQueue(redis_server, Spider(name="s"), keys.queue, leases_key=keys.leases, dupefilter_key=keys.seen)
