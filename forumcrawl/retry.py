@@ -9,6 +9,13 @@ The wait holds the request in the downloader (it counts against ``CONCURRENT_REQ
 burst of failures also slows the crawl down while the server recovers. The retry itself is made
 by Scrapy's own :func:`~scrapy.downloadermiddlewares.retry.get_retry_request` (stats
 ``retry/*``, the give-up log line).
+
+A retry is sent with ``dont_filter`` (the seen set knows its URL already), and Scrapy's
+RedirectMiddleware hands that on to a redirect's target: a post permalink that answered 500 once,
+then redirected to its thread page, fetched that page again although it was crawled already
+(held-apart universe forum 100: the same thread page parsed twice, in a cluster exported
+twice). :class:`RetriedRedirectMiddleware` gives a retried request's redirect the request's
+own ``dont_filter`` back.
 """
 
 from __future__ import annotations
@@ -29,7 +36,10 @@ if TYPE_CHECKING:
     from scrapy.http import Response
     from typing_extensions import Self
 
-__all__ = ["BackoffRetryMiddleware", "backoff_seconds", "retry_after_seconds"]
+__all__ = ["BackoffRetryMiddleware", "RetriedRedirectMiddleware", "backoff_seconds", "retry_after_seconds"]
+
+#: Request meta: the ``dont_filter`` of a retried request before its first retry.
+DONT_FILTER_META = "forumcrawl_dont_filter"
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +95,12 @@ class BackoffRetryMiddleware(RetryMiddleware):
             await maybe_deferred_to_future(deferLater(reactor, pause, lambda: None))
         return retry
 
+    def _retry(self, request: Request, reason: str | Exception | type[Exception]) -> Request | None:
+        retry = super()._retry(request, reason)
+        if retry is not None:
+            retry.meta.setdefault(DONT_FILTER_META, request.dont_filter)
+        return retry
+
     async def process_response(self, request: Request, response: Response) -> Request | Response:  # type: ignore[override]
         if request.meta.get("dont_retry", False) or response.status not in self.retry_http_codes:
             return response
@@ -98,3 +114,15 @@ class BackoffRetryMiddleware(RetryMiddleware):
             return None
         retry = self._retry(request, exception)
         return None if retry is None else await self._pause(retry)
+
+
+class RetriedRedirectMiddleware:
+    """Downloader middleware just above Scrapy's RedirectMiddleware (600), which copies a
+    request's ``dont_filter`` to its redirect: a retried request's redirect gets the
+    ``dont_filter`` the request had before its retries, so a target crawled already is refused
+    by the seen set as any redirect's is."""
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        if 300 <= response.status < 400 and DONT_FILTER_META in request.meta:
+            request.dont_filter = request.meta[DONT_FILTER_META]
+        return response

@@ -45,6 +45,7 @@ DOWNLOADER_MIDDLEWARES = {
     "forumcrawl.failures.FailedPagesMiddleware": 20,
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "forumcrawl.retry.BackoffRetryMiddleware": 550,
+    "forumcrawl.retry.RetriedRedirectMiddleware": 610,
     "forumcrawl.middlewares.NavigationMiddleware": 50,
     "forumcrawl.middlewares.LoginWallMiddleware": 620,
 }

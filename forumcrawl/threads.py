@@ -22,7 +22,7 @@ from forumcrawl.evaluation import match_posts
 from forumcrawl.extractors.navigation import ThreadIdentity, ThreadKey, next_links, page_flips, url_numbers
 from forumcrawl.items import Post, WholeThread
 
-__all__ = ["ThreadBook", "last_page", "missing_pages", "post_key", "thread_matches", "whole_thread"]
+__all__ = ["PageAgain", "ThreadBook", "last_page", "missing_pages", "post_key", "thread_matches", "whole_thread"]
 
 #: A page as the book keeps it: the page item's fields as plain data.
 PageRecord = Mapping[str, Any]
@@ -160,26 +160,38 @@ def whole_thread(
     )
 
 
+class PageAgain(Exception):
+    """A page of a thread already handed back whole, arriving again (the same URL fetched twice,
+    a redirect's target among them): it would start a second, one-page record of the thread."""
+
+
 class ThreadBook:
     """The threads in progress of one crawl, in memory: pages are added until a thread is
     complete; :meth:`drain` hands back the rest at the end.
 
-    A page of a thread already handed back starts the thread again (a late page is not lost:
-    it comes back from :meth:`drain`, incomplete).
+    A page no later than the last page of a thread already handed back is that page again
+    (:class:`PageAgain`); a later page starts the thread again (the thread grew: it comes back
+    from :meth:`drain`, incomplete).
     """
 
     def __init__(self) -> None:
         self._open: dict[str, dict[int, PageRecord]] = {}
+        #: Thread → the highest page of its record handed back whole.
+        self._handed: dict[str, int] = {}
 
     def __len__(self) -> int:
         return len(self._open)
 
     def add(self, thread: str, page: int, record: PageRecord) -> dict[int, PageRecord] | None:
-        """Keep ``record`` as page ``page`` of ``thread``; the thread's pages once complete."""
+        """Keep ``record`` as page ``page`` of ``thread``; the thread's pages once complete.
+        Raises :class:`PageAgain` for a page of a thread handed back already."""
+        if page <= self._handed.get(thread, 0):
+            raise PageAgain(thread, page)
         pages = self._open.setdefault(thread, {})
         pages[page] = record
         if missing_pages(pages):
             return None
+        self._handed[thread] = max(pages)
         return self._open.pop(thread)
 
     def drain(self) -> Iterator[tuple[str, dict[int, PageRecord]]]:

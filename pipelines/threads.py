@@ -4,11 +4,11 @@ Thread pages are held, by their site and ``thread_id``, until every page of the 
 (:mod:`forumcrawl.threads` says when); the page that completes a thread goes on through the
 later pipelines and the feeds as a :class:`~forumcrawl.items.WholeThread`. The other pages are
 dropped at DEBUG with the reason ``held for its thread`` (Scrapy counts them as dropped items;
-``forumcrawl/threads/pages_held`` counts them here). A page of a thread this process already
-emitted whole, arriving again (the same URL fetched twice: page mode exports it twice, and the
-dedup pipeline lets the same URL pass), is dropped and counted as ``forumcrawl/threads/page_again``:
-it would start a second, one-page record of the thread. A later page than the record held starts
-the thread again (the thread grew), to come out incomplete at the end. When the crawl ends, the threads still in
+``forumcrawl/threads/pages_held`` counts them here). A page of a thread already emitted whole
+(by any worker of a cluster), arriving again (the same URL fetched twice: page mode exports it
+twice, and the dedup pipeline lets the same URL pass), is dropped and counted as
+``forumcrawl/threads/page_again``: it would start a second, one-page record of the thread. A later
+page than the record held starts the thread again (the thread grew), to come out incomplete at the end. When the crawl ends, the threads still in
 progress are emitted marked incomplete, with their missing pages, straight to the feeds (the
 pipelines after this one are closed by then). A page without thread identity (the site's was
 not learned) is a thread of its own, ``complete`` None.
@@ -31,7 +31,7 @@ from twisted.internet.threads import deferToThread
 
 from forumcrawl.items import ForumThread, WholeThread, plain
 from forumcrawl.pipelines.incremental import Recrawl
-from forumcrawl.threads import PageRecord, ThreadBook, whole_thread
+from forumcrawl.threads import PageAgain, PageRecord, ThreadBook, whole_thread
 
 __all__ = ["ITEM_KINDS", "ThreadPipeline"]
 
@@ -47,8 +47,6 @@ class ThreadPipeline:
         self.cluster = cluster
         self.book: Any = ThreadBook()
         self.recrawl = Recrawl.of(crawler)
-        #: Thread (site and id) -> the highest page of its record emitted whole by this process.
-        self.emitted: dict[str, int] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ThreadPipeline:
@@ -92,16 +90,16 @@ class ThreadPipeline:
         if self.recrawl is not None and record.get("new_since"):
             record["from_page"] = self.recrawl.site(str(adapter.get("site"))).first_page(thread)
         name = f"{adapter.get('site')} {thread}"
-        if page <= self.emitted.get(name, 0):
+        try:
+            pages = await self._add(name, page, record)
+        except PageAgain:
             self._inc("page_again")
             raise DropItem(f"page {page} again of the thread {adapter.get('thread_url')}: {item.url}",
-                           log_level="DEBUG")
-        pages = await self._add(name, page, record)
+                           log_level="DEBUG") from None
         if pages is None:
             self._inc("pages_held")
             raise DropItem(f"held for its thread {adapter.get('thread_url')}: {item.url}", log_level="DEBUG")
         thread_record = whole_thread(pages)
-        self.emitted[name] = max(pages)
         if thread_record.new_since and not thread_record.posts:
             self._inc("unchanged")
             raise DropItem(f"no new posts in the thread {thread_record.url}", log_level="DEBUG")

@@ -15,6 +15,7 @@ import re
 import subprocess
 import time
 from collections import Counter
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -23,6 +24,7 @@ import pytest
 from forumcrawl.feeds import read_feed
 from forumcrawl.mockforum import serve
 from forumcrawl.mockforum.faults import Faults
+from tests.conftest import run_crawl, serving
 from tests.test_cli_crawl import FORUMCRAWL, forumcrawl_cmd, read_items
 
 #: One xdist group: its reference crawl is a module fixture: made once, on one test process.
@@ -211,3 +213,43 @@ def test_a_site_given_without_a_scheme_is_taken_as_http(tmp_path, forum_servers)
     proc, items = crawl(tmp_path, f"127.0.0.1:{server.port}", "-s", "CLOSESPIDER_ITEMCOUNT=3")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert len(items) == 3 and all(item["url"].startswith(server.url) for item in items)
+
+
+class _PermalinkFailingOnce(BaseHTTPRequestHandler):
+    """A thread page ``/t/1`` and a post permalink ``/p/9`` that answers 500 once, then
+    redirects to ``/t/1#p9``; counts the hits of each path."""
+
+    hits: Counter[str]
+
+    def do_GET(self) -> None:
+        self.hits[self.path] += 1
+        if self.path == "/p/9":
+            self.send_response(500 if self.hits[self.path] == 1 else 302)
+            self.send_header("Location", "/t/1#p9")
+            self.end_headers()
+        elif self.path == "/t/1":
+            body = (b"<html><head><title>Grub</title></head><body><h1>Grub</h1><div class=post>"
+                    b"<b>ann</b> 2024-01-02 10:00<p>hello there world</p><a href='/p/9'>#</a></div></body></html>")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        else:
+            self.send_response(404)
+            self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_retried_permalink_does_not_fetch_its_thread_page_again(tmp_path):
+    """Held-apart universe forum 100: a post permalink that answered 500 was retried, and its
+    redirect to a thread page crawled already fetched that page again (a retry skips the seen
+    set, and Scrapy handed that on to the redirect); in a cluster the page was exported twice."""
+    _PermalinkFailingOnce.hits = Counter()
+    with serving(_PermalinkFailingOnce) as url:
+        result = run_crawl(tmp_path, [f"{url}/t/1", f"{url}/p/9"])
+    assert result.stats["retry/count"] == 1
+    assert _PermalinkFailingOnce.hits["/p/9"] == 2, "retried, then redirected"
+    assert _PermalinkFailingOnce.hits["/t/1"] == 1, "the thread page was fetched again"

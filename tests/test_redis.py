@@ -128,16 +128,54 @@ def test_learning_lock_has_one_winner_and_expires(redis_server):
 
 
 def test_push_reset_clears_threads_in_progress(redis_server):
-    # A thread an earlier crawl left half put together must not join the next crawl's pages.
+    # A thread an earlier crawl left half put together must not join the next crawl's pages,
+    # nor one it emitted refuse them.
     redis_server.sadd(KEYS.threads, "127.0.0.1:1 7")
+    redis_server.hset(KEYS.emitted, "127.0.0.1:1 8", 2)
     redis_server.hset(KEYS.thread("127.0.0.1:1 7"), "1", "{}")
     redis_server.set("forumcrawl:other_spider:thread:x", "kept")
     redis_server.rpush(KEYS.waiting("127.0.0.1:1"), "{}")
     redis_server.rpush(KEYS.pages, "[]")
     push(redis_server, "http://127.0.0.1:9/")
-    assert not redis_server.exists(KEYS.threads, KEYS.thread("127.0.0.1:1 7"), KEYS.waiting("127.0.0.1:1"), KEYS.pages)
+    assert not redis_server.exists(KEYS.threads, KEYS.thread("127.0.0.1:1 7"), KEYS.emitted,
+                                   KEYS.waiting("127.0.0.1:1"), KEYS.pages)
     assert redis_server.get("forumcrawl:other_spider:thread:x") == b"kept"
     assert redis_server.lrange(KEYS.seeds, 0, -1)
+
+
+def test_a_page_of_a_thread_another_worker_emitted_whole_is_no_second_record(redis_server):
+    """Held-apart universe forum 100 with two workers: a post permalink whose first download
+    failed (500) was retried, so its redirect to the thread page skipped the seen set and the
+    one-page thread was parsed twice; both items passed a check each worker made on its own
+    before either had emitted the thread, and the thread came out twice. The book refuses a
+    page of a thread emitted whole, whoever fetched it; a later page (the thread grew) is held."""
+    from forumcrawl.redis.threads import RedisThreadBook
+    from forumcrawl.threads import PageAgain
+
+    one, two = RedisThreadBook(redis_server, KEYS), RedisThreadBook(redis_server, KEYS)
+    page = {"url": "http://f/t/7", "page": 1, "last_page": 1, "posts": [{"text": "hi"}]}
+    assert list(one.add("f 7", 1, page)) == [1]
+    for book in (two, one):
+        with pytest.raises(PageAgain):
+            book.add("f 7", 1, page)
+    assert two.add("f 7", 2, {**page, "page": 2, "last_page": 2}) is None
+    assert [thread for thread, _ in one.drain()] == ["f 7"]
+
+
+def test_a_recrawled_thread_is_complete_from_its_last_known_page(redis_server):
+    """A recrawl's pages of a thread start at its last known page (``from_page``): pages 3 and 4
+    of a thread that had 3 complete it, in a cluster as embedded (it was held until the end)."""
+    from forumcrawl.redis.threads import RedisThreadBook
+    from forumcrawl.threads import ThreadBook
+
+    def page(n: int) -> dict[str, Any]:
+        return {"url": f"http://f/t/7?page={n}", "page": n, "last_page": 4, "new_since": "2024-01-01",
+                "from_page": 3, "posts": [{"text": f"new {n}"}]}
+
+    for book in (ThreadBook(), RedisThreadBook(redis_server, KEYS)):
+        assert book.add("f 7", 4, page(4)) is None
+        assert sorted(book.add("f 7", 3, page(3))) == [3, 4]
+    assert not redis_server.exists(KEYS.thread("f 7"), KEYS.threads)
 
 
 def test_leased_queue_pop_ack_and_expiry(redis_server):

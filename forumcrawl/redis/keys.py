@@ -188,6 +188,12 @@ class ClusterKeys:
         return self._key(f"thread:{thread}")
 
     @property
+    def emitted(self) -> str:
+        """HASH thread → the highest page of its record emitted whole: a page of it fetched
+        again, by any worker, is no new thread (``FORUMCRAWL_ITEM=thread``)."""
+        return self._key("emitted")
+
+    @property
     def waiting_lists(self) -> str:
         """SET of the keys of the :meth:`waiting` lists that hold requests."""
         return self._key("waiting")
@@ -260,7 +266,7 @@ class ClusterKeys:
         """Every key of the crawl but those of :meth:`patterns` (to reset it)."""
         return [
             self.queue, self.leases, self.parked, self.workers, self.seen, self.seeds, self.sites, self.items, self.contents,
-            self.threads, self.pages, self.closed, self.waiting_lists, self.crawl, self.stats,
+            self.threads, self.emitted, self.pages, self.closed, self.waiting_lists, self.crawl, self.stats,
         ]
 
 
