@@ -389,7 +389,7 @@ class SiteNavigator:
             return None
         found = self.identity.page_of(tree, url)
         with self._lock:
-            if found is not None and found[0].thread != key.thread:
+            if found is not None and key.thread is not None and found[0].thread != key.thread:
                 self._foreign.add(self._foreign_head(url))
             self._read[url] = found
         return found
