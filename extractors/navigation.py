@@ -998,9 +998,13 @@ class ThreadIdentity(Estimator):
             first_url = first_url or self.first_page(href)
             rel = (element.get("rel") or "").lower().split()
             text = _label(element)
-            if "next" in rel or _NEXT.match(text):
+            # An arrow before the word (``‹ Prev``) says no more than the word: the last page of
+            # a pager of "‹ Prev" and "Next ›" shows the first alone (each post-number URL of
+            # such a page was fetched again under its canonical URL, seed 106 of the universe).
+            word = text.lstrip("‹«<←‹ \u00a0")
+            if "next" in rel or _NEXT.match(text) or _NEXT.match(word):
                 after.add(int(there.page or 1))
-            elif "prev" in rel or _PREV.match(text):
+            elif "prev" in rel or _PREV.match(text) or _PREV.match(word):
                 before.add(int(there.page or 1))
             elif page_flip_number(text) == there.page:
                 numbered.add(int(there.page or 1))

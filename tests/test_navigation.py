@@ -468,6 +468,8 @@ def _page(body: str, head: str = "") -> object:
         ('<a href="/topic/1/?page=2">›</a> <a href="/topic/1/?page=4">»</a>', '<link rel="canonical" href="/topic/1/">', 1),
         ('<a href="/topic/1/">«</a> <a href="/topic/1/?page=3">‹</a>', '<link rel="canonical" href="/topic/1/?page=4">', 4),
         ('<a href="/topic/1/">«</a> <a href="/topic/1/?page=3">‹</a>', '<link rel="canonical" href="/topic/1/">', None),
+        # The last page of a pager of "‹ Prev" and "Next ›": the arrow before the word.
+        ('<a href="/topic/1/?page=2">‹ Prev</a> <a href="/topic/1/">Thread title</a>', "", 3),
         # Numbered links only: the one number they leave out, or the one after the last.
         ('<a href="/topic/1/?page=2">2</a> <a href="/topic/1/?page=3">3</a>', "", 1),
         ('<a href="/topic/1/">1</a> <a href="/topic/1/?page=2">2</a>', "", 3),
