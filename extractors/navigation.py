@@ -947,10 +947,34 @@ class ThreadIdentity(Estimator):
             return (key, first) if first else None
         named = declared_canonical(tree, url)
         declared = ThreadKey(None, None) if named is None else self.key(named)
+        if key.thread is None and declared.thread is None:
+            # A permalink that names no thread (``viewtopic.php?p=5653``) on a site that declares
+            # no canonical: its pager's links name the thread (each fetched again under its
+            # canonical URL, 3 of 87 thread pages of seed 2 of the universe).
+            return self._page_in(tree, url, self._pager_thread(tree, url), declared)[0]
         found, linked = self._page_in(tree, url, key.thread, declared)
         if linked or declared.thread in (None, key.thread):
             return found
         return self._page_in(tree, url, declared.thread, declared)[0]
+
+    def _pager_thread(self, tree: Any, url: str) -> str | None:
+        """The one thread whose pages the page's pager links name: ``<link rel=prev|next>``, an
+        anchor marked ``rel=prev|next`` or labelled with its page's number. An arrow named by
+        its text alone is left out: "next topic" names another thread's first page. None when
+        they name none, or several threads."""
+        if tree is None:
+            return None
+        threads: set[str] = set()
+        links = [(e, urljoin(url, e.get("href", "").strip()))
+                 for e in tree.xpath("//head/link[@rel='next' or @rel='prev'][@href]")]
+        for element, href in [*links, *anchors(tree, url)]:
+            there = self.key(href)
+            if there.thread is None or not there.canonical:
+                continue
+            rel = (element.get("rel") or "").lower().split()
+            if "next" in rel or "prev" in rel or page_flip_number(_label(element)) == (there.page or 1):
+                threads.add(there.thread)
+        return threads.pop() if len(threads) == 1 else None
 
     def _page_in(
         self, tree: Any, url: str, thread: str | None, declared: ThreadKey
@@ -974,16 +998,28 @@ class ThreadIdentity(Estimator):
             first_url = first_url or self.first_page(href)
             rel = (element.get("rel") or "").lower().split()
             text = _label(element)
-            if "next" in rel or _NEXT.match(text):
+            # An arrow before the word (``‹ Prev``) says no more than the word: the last page of
+            # a pager of "‹ Prev" and "Next ›" shows the first alone (each post-number URL of
+            # such a page was fetched again under its canonical URL, seed 106 of the universe).
+            word = text.lstrip("‹«<←‹ \u00a0")
+            if "next" in rel or _NEXT.match(text) or _NEXT.match(word):
                 after.add(int(there.page or 1))
-            elif "prev" in rel or _PREV.match(text):
+            elif "prev" in rel or _PREV.match(text) or _PREV.match(word):
                 before.add(int(there.page or 1))
             elif page_flip_number(text) == there.page:
                 numbered.add(int(there.page or 1))
         if first_url is None:
             return None, False
         # A "next" link to page 1 is a disabled arrow (askbot's ``?page=None`` on a last page).
-        guesses = {n - 1 for n in after if n > 1} | {n + 1 for n in before}
+        from_next, from_prev = {n - 1 for n in after if n > 1}, {n + 1 for n in before}
+        guesses = from_next | from_prev
+        if len(guesses) > 1:
+            # Four arrows (« first, ‹ previous, › next, » last): the page both neighbours agree
+            # on, else the one ``rel=canonical`` names among them (each such page of seed 7 of
+            # the universe was fetched again under its canonical URL).
+            guesses = from_next & from_prev or guesses
+            if len(guesses) > 1 and declared.thread == thread and declared.page in guesses:
+                guesses = {declared.page}
         if not guesses and numbered:
             last = max(numbered)
             guesses = set(range(1, last + 1)) - numbered or {last + 1}

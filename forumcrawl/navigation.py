@@ -389,7 +389,7 @@ class SiteNavigator:
             return None
         found = self.identity.page_of(tree, url)
         with self._lock:
-            if found is not None and found[0].thread != key.thread:
+            if found is not None and key.thread is not None and found[0].thread != key.thread:
                 self._foreign.add(self._foreign_head(url))
             self._read[url] = found
         return found
@@ -497,6 +497,17 @@ class SiteNavigator:
         first page that leads to nothing new."""
         with self._lock:
             self._chained.add(safe_url_string(url))
+
+    def next_flip(self, flips: list[tuple[str, int]]) -> str | None:
+        """Of a listing page's page flips ``(URL, page number)``, the one its sequence goes on to
+        past a closed pattern: the lowest-numbered not chained yet. A numbered pager links
+        every page of its listing; chaining them all from one page that led to new thread pages
+        walked each member's post list to its end (seed 87 of the universe: 13 pages of one list
+        after its pattern closed), where the sequence stops at its first page that leads nowhere
+        new."""
+        with self._lock:
+            waiting = [(number, url) for url, number in flips if safe_url_string(url) not in self._chained]
+        return min(waiting)[1] if waiting else None
 
     def forget(self, url: str) -> None:
         """Give up the place a download admitted under its pattern's budget held, for a request

@@ -436,12 +436,18 @@ class SiteSpider(scrapy.Spider):
         self, navigator: SiteNavigator, flips: Flips, led: bool
     ) -> Iterator[scrapy.Request]:
         """Requests for a listing page's page flips (each with its link's meta and decision):
-        when the page ``led`` to new thread pages, every flip its pattern's budget did not skip
-        as a duplicate, marked (``forumcrawl_chained``) so that whichever worker downloads it
-        lets it past a pattern closed meanwhile; else those the budget follows. The scheduler's
-        dupefilter keeps each to one request, as for any link."""
+        when the page ``led`` to new thread pages, its next page (see
+        :meth:`SiteNavigator.next_flip`) unless its pattern's budget skipped it as a duplicate,
+        marked (``forumcrawl_chained``) so that whichever worker downloads it lets it past a
+        pattern closed meanwhile; the others, and every flip of a page that led nowhere, as the
+        budget follows them. The scheduler's dupefilter keeps each to one request, as for any
+        link."""
+        ahead = navigator.next_flip([
+            (url, page_flip_number(str((meta.get("forumcrawl_link") or {}).get("text", ""))) or 0)
+            for url, meta, decision in flips if decision.role in ("index", "other")
+        ]) if led else None
         for url, meta, decision in flips:
-            if led and decision.role in ("index", "other") or decision.role == "chained":
+            if url == ahead or decision.role == "chained":
                 navigator.chain(url)
                 if decision.role != "index":
                     self._inc("nav/chained")
@@ -622,9 +628,12 @@ class SiteSpider(scrapy.Spider):
                 if new:
                     # The sample's listings go on as sequences too: their page flips waited
                     # for the rules, which may close the flips' pattern (see follow_links).
-                    for target, number in page_flips(doc.tree, doc.url):
-                        if navigator.chains(doc.url, target, number):
-                            navigator.chain(target)
+                    ahead = navigator.next_flip([
+                        (target, number) for target, number in page_flips(doc.tree, doc.url)
+                        if navigator.chains(doc.url, target, number)
+                    ])
+                    if ahead is not None:
+                        navigator.chain(ahead)
             for url in dry:
                 navigator.fetched(url, 0)
             self.navigation_ready(site, navigator)

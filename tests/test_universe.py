@@ -250,6 +250,17 @@ def test_the_mini_pagers_of_board_rows_are_not_fetched_as_the_boards_pages(tmp_p
     assert crawled.fetches_per_thread_page() <= 1.45, crawled.fetches_per_thread_page()
 
 
+def test_a_members_post_list_is_walked_only_while_its_pages_lead_to_new_threads(tmp_path: Path) -> None:
+    """Seed 36's member post lists (``home.php?mod=space&uid=N&do=thread&view=me&page=K``) have
+    numbered pagers linking every page. A sampled list page that led to new thread pages chained
+    all of its flips past the pattern's close: 15 list pages, 1.76 requests per thread page.
+    Chained one page at a time, the list stops at its first page that leads nowhere new."""
+    assert draw(36).member_posts == "post_list" and draw(36).pager == "numbered"
+    crawled = crawl_seed(tmp_path, 36)
+    assert crawled.topic_scores() == (1.0, 1.0)
+    assert crawled.fetches_per_thread_page() <= 1.65, crawled.fetches_per_thread_page()
+
+
 #: What embedded crawls had fetched when they learned the topic rule, per seed: the front page,
 #: boards, static pages, members with their post lists and a few thread pages.
 CRAWL_SAMPLES = {
