@@ -86,6 +86,8 @@ _BYLINE_CUT = re.compile(
 #: fields as 160 does (40 lost dates); reading a line for a date costs 70 µs.
 BYLINE_MAX_CHARS = 60
 _DIGIT = re.compile(r"\d")
+#: A numeric date whose day and month may be read either way (``8/1/2025``).
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}\b")
 _YEAR = re.compile(r"\d{4}|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b")
 #: A second label after a byline's first ("Author" then "Posted by").
 _BY_AGAIN = re.compile(r"^\s*(?:(?:written|posted|authored)\s+)?by\s+", re.IGNORECASE)
@@ -120,7 +122,7 @@ _LABEL_AFTER_BREAK = re.compile("\n" + _LABEL_LINE.pattern.replace("$", "(?:\n|$
 _TITLE_PARTS = re.compile(r"\s+[|–—•·-]\s+")
 _ZH_BY = re.compile(r"(?:作者|记者)\s*[:：]\s*([\u4e00-\u9fff·]{2,6}|[A-Za-z][\w .'-]{1,40}?)(?=\s|$|[|，,）)])")
 _META_TITLE = ("og:title", "twitter:title")
-_META_PUBLISHED = ("article:published_time", "og:article:published_time", "datepublished",
+_META_PUBLISHED = ("article:published_time", "og:article:published_time", "datepublished", "published",
                    "publishdate", "pubdate", "publish-date", "dc.date.issued", "dc.date", "date",
                    "parsely-pub-date", "sailthru.date")
 _META_MODIFIED = ("article:modified_time", "og:updated_time", "datemodified", "lastmod")
@@ -328,17 +330,13 @@ def _headline(lines: PageLines, titles: list[str], names: set[str], site: str | 
     shown = [
         text for element in lines.elements["h1"] if (text := _clean(element.text_content())) and text.lower() not in names
     ]
-    where = {}
+    where: dict[str, tuple[int, str]] = {}
     for text in shown:
         if text not in where:
-            try:
-                where[text] = lines.texts.index(text)  # compared in C; a hidden heading is in no line
-            except ValueError:
-                where[text] = -1
+            where[text] = _line_of(lines.texts, text)
     title_words = [_words(title) for title in titles]
     best, best_line, best_score = None, -1, -1.0
-    for text in shown:
-        line = where[text]
+    for line, text in map(where.__getitem__, shown):
         if line < 0:
             continue
         if not titles:
@@ -350,6 +348,27 @@ def _headline(lines: PageLines, titles: list[str], names: set[str], site: str | 
     if best is None or best_score < HEADLINE_LIKENESS:
         return None, -1
     return _without_names(best, suffixes), best_line
+
+
+def _line_of(texts: list[str], text: str) -> tuple[int, str]:
+    """The line a shown heading's ``text`` stands on, and the text it shows there; a break may
+    cut it over several lines (``Real Estate Investing <br>Real Estate 101``), of which those
+    with a date and the ones after (a byline put in the heading) are no part of it. ``(-1,
+    text)`` for a hidden heading, which is in no line."""
+    try:
+        return texts.index(text), text  # compared in C
+    except ValueError:
+        pass
+    for at, line in enumerate(texts):
+        if line and text.startswith(line):
+            pieces, end = [line], at + 1
+            while len(" ".join(pieces)) < len(text) and end < len(texts):
+                pieces += [texts[end]] if texts[end] else []
+                end += 1
+            if " ".join(pieces) == text:
+                dated = next((n for n, piece in enumerate(pieces) if find_time(piece)), len(pieces))
+                return at, " ".join(pieces[: max(dated, 1)])
+    return -1, text
 
 
 def _suffixes(titles: list[str], site: str | None) -> set[str]:
@@ -406,10 +425,26 @@ def _byline_name(text: str) -> str | None:
     return name if _DIGIT.search(name) is None else None
 
 
-def _from_lines(lines: PageLines, at: int, now: datetime) -> tuple[str | None, list[tuple[str, str]]]:
-    """The byline's author and the written dates ``(raw, day)`` in the lines about the
-    headline at line ``at`` (:data:`BYLINE_BEFORE` shown lines before it, :data:`BYLINE_AFTER`
-    after)."""
+@dataclass(frozen=True, slots=True)
+class ShownDate:
+    """A date written by the headline: as written, and the days it may be read as (a numeric
+    date whose day and month are both at most 12 is either: ``8/1/2025``)."""
+
+    raw: str
+    days: tuple[str, ...]
+
+
+def _shown_date(raw: str, day: str) -> ShownDate:
+    numeric = _NUMERIC_DATE.search(raw)
+    days: tuple[str, ...] = (day,)
+    if numeric is not None and int(numeric.group(1)) <= 12 and int(numeric.group(2)) <= 12:
+        days = (day, f"{day[:4]}-{day[8:10]}-{day[5:7]}")
+    return ShownDate(raw, days)
+
+
+def _from_lines(lines: PageLines, at: int, now: datetime) -> tuple[str | None, list[ShownDate]]:
+    """The byline's author and the written dates in the lines about the headline at line
+    ``at`` (:data:`BYLINE_BEFORE` shown lines before it, :data:`BYLINE_AFTER` after)."""
     texts = lines.texts
     before = list(islice(filter(None, reversed(texts[:at])), BYLINE_BEFORE))
     window = [*reversed(before), *islice(filter(None, texts[at + 1 :]), BYLINE_AFTER)]
@@ -426,7 +461,7 @@ def _from_lines(lines: PageLines, at: int, now: datetime) -> tuple[str | None, l
             and found[1]
         ):
             if _YEAR.search(found[0]) is not None:
-                dates.append((found[0], found[1][:10]))
+                dates.append(_shown_date(found[0], found[1][:10]))
         if author is not None:
             continue
         if ("作者" in text or "记者" in text) and (zh := _ZH_BY.search(text)) is not None:
@@ -687,8 +722,8 @@ def article_metadata(
     published = marked["published"]
     if shown_dates:
         days = {_day(published, now): published, _day(marked["modified"], now): marked["modified"]}
-        shown = next((days[day] or raw for raw, day in shown_dates if day in days), None)
-        published = shown or shown_dates[0][0]
+        shown = next((days[day] or date.raw for date in shown_dates for day in date.days if day in days), None)
+        published = shown or shown_dates[0].raw
     return ArticleMeta(
         title=title, author=author, published=published, modified=marked["modified"], declared=_declared(objects, metas)
     )
