@@ -39,7 +39,7 @@ import lxml.etree
 import lxml.html
 
 from forumcrawl.extractors import fields
-from forumcrawl.extractors.cx import PageLines, page_lines
+from forumcrawl.extractors.cx import WRITER_CLASSES, WRITER_PATHS, PageLines, page_lines
 from forumcrawl.extractors.dates import find_time, read_time, to_iso
 
 __all__ = [
@@ -496,13 +496,6 @@ def _written_by(lines: PageLines) -> str | None:
     return _byline_name(rest)
 
 
-#: Links to a writer's page (``/author/ann-reporter``), searched by libxml2 on a page whose links'
-#: targets (gathered by the lines' walk) hold one, and blocks classed ``author`` or ``byline``
-#: (found from the class attributes: a fifth faster than testing every element).
-_AUTHOR_LINKS = lxml.etree.XPath("//a[contains(@href, '/author/') or contains(@href, '/authors/')]")
-_AUTHOR_BLOCKS = lxml.etree.XPath("//@class[contains(., 'author') or contains(., 'byline')]/..")
-
-
 #: An author box's or link's text is a name when it has at most this many words (a team's name,
 #: a title and a name): its first piece may be a teaser's headline or "Articles by …". The
 #: names the boxes give on the even-numbered wcxb-dev articles have 1-4 words; a teaser's
@@ -510,23 +503,29 @@ _AUTHOR_BLOCKS = lxml.etree.XPath("//@class[contains(., 'author') or contains(.,
 BOX_NAME_MAX_WORDS = 6
 
 
-def _writer_elements(tree: lxml.html.HtmlElement, lines: PageLines) -> Iterator[Any]:
+def _writer_elements(lines: PageLines) -> Iterator[Any]:
     """The links to a writer's page (one with a name after ``/author/``), then the blocks
-    classed ``author`` or ``byline``: each searched for only when the ones before named no one."""
-    if "/author" in "\n".join(lines.hrefs):
-        for link in _AUTHOR_LINKS(tree):
-            if link.get("href", "").split("/author", 1)[-1].lstrip("s").strip("/ "):
+    classed ``author`` or ``byline``, each in document order, of the elements the lines' walk
+    gathered (:attr:`~forumcrawl.extractors.cx.PageLines.writers`)."""
+    writers = lines.writers
+    for link in writers:
+        if link.tag == "a":
+            href = link.get("href", "")
+            if any(path in href for path in WRITER_PATHS) and href.split("/author", 1)[-1].lstrip("s").strip("/ "):
                 yield link
-    yield from _AUTHOR_BLOCKS(tree)
+    for block in writers:
+        names = block.get("class")
+        if names is not None and any(word in names for word in WRITER_CLASSES):
+            yield block
 
 
-def _author_box(tree: lxml.html.HtmlElement, lines: PageLines) -> str | None:
+def _author_box(lines: PageLines) -> str | None:
     """The writer a page names by its links and classes alone, read only on a page whose marks
     and byline name no one but the site or its publisher: the first link to a writer's page
     (a WordPress author link), else the first block classed ``author`` or ``byline``, outside
     comments, whose text reads as a name (its first shown piece, the byline label taken off;
     not "Articles by …" nor "Source: …")."""
-    for element in _writer_elements(tree, lines):
+    for element in _writer_elements(lines):
         text = next((piece for piece in map(_clean, element.itertext()) if piece), None)
         if not text or len(text) > NAME_MAX_CHARS or _in_comments(element):
             continue
@@ -714,7 +713,7 @@ def article_metadata(
         author = _without_publisher(author, sites)
         publisher = _names_site(author, sites)
     if shown_author is None and (author is None or publisher):
-        shown_author = _written_by(lines) or _author_box(tree, lines)
+        shown_author = _written_by(lines) or _author_box(lines)
     if shown_author and (author is None or publisher):
         author = shown_author
     elif shown_author and _same_name(author, shown_author):
