@@ -276,11 +276,12 @@ DATE_AND_PRICE_TEXTS = [
 ]
 
 
-def test_the_date_price_and_token_scans_count_what_python_counts():
+def test_the_date_price_token_and_visible_character_scans_count_what_python_counts():
     for text in DATE_AND_PRICE_TEXTS:
         assert scan.count_dates(text) == _regex_dates(text), text
         assert scan.count_prices(text) == len(kinds._PRICE.findall(text)), text
         assert scan.count_tokens(text) == len(text.split()), text
+        assert scan.visible(text) == len("".join(text.split())), text
     hypothesis = pytest.importorskip("hypothesis")
     st = pytest.importorskip("hypothesis.strategies")
     pieces = ["1", "12", "2024", "123", "٣", "２", "-", "/", ".", ",", " ", "  ", "\n", "\t", "\xa0",
@@ -295,6 +296,7 @@ def test_the_date_price_and_token_scans_count_what_python_counts():
         assert scan.count_dates(text) == _regex_dates(text)
         assert scan.count_prices(text) == len(kinds._PRICE.findall(text))
         assert scan.count_tokens(text) == len(text.split())
+        assert scan.visible(text) == len("".join(text.split()))
 
     check()
 
