@@ -720,7 +720,8 @@ def article_metadata(
         author = _as_marked(author, shown_author)
     published = marked["published"]
     if shown_dates:
-        days = {_day(published, now): published, _day(marked["modified"], now): marked["modified"]}
+        # The publication's time where it was changed the same day (a later key wins).
+        days = {_day(marked["modified"], now): marked["modified"], _day(published, now): published}
         shown = next((days[day] or date.raw for date in shown_dates for day in date.days if day in days), None)
         published = shown or shown_dates[0].raw
     return ArticleMeta(

@@ -225,6 +225,9 @@ def test_a_numeric_day_shown_month_first_is_the_marked_publication_day():
     )
     t = tree(marks + "<h1>Storm closes harbour</h1><p>8/1/2025</p><p>Updated 8/27/2025</p>" + PROSE)
     assert article_metadata(t, now=NOW).published == "2025-08-01T15:01:58Z"
+    same_day = marks.replace("2025-08-27T17:08:44Z", "2025-08-01T15:01:59Z")
+    t = tree(same_day + "<h1>Storm closes harbour</h1><p>August 1, 2025</p>" + PROSE)
+    assert article_metadata(t, now=NOW).published == "2025-08-01T15:01:58Z"
 
 
 def test_the_date_a_published_meta_names():
