@@ -20,9 +20,9 @@ from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode
 
 cimport lxml.includes.etreepublic as cetree
 from cpython.object cimport PyObject
-from libc.string cimport memset, strcmp
+from libc.string cimport memset, strcmp, strstr
 from lxml.includes.tree cimport (
-    XML_COMMENT_NODE, XML_ELEMENT_NODE, XML_ENTITY_REF_NODE, XML_PI_NODE, xmlAttr, xmlNode,
+    XML_COMMENT_NODE, XML_ELEMENT_NODE, XML_ENTITY_REF_NODE, XML_PI_NODE, XML_TEXT_NODE, xmlAttr, xmlNode,
 )
 
 cetree.import_lxml__etree()
@@ -112,13 +112,16 @@ cdef unsigned char _layout_opens[128]  # the ASCII first characters of the layou
 cdef Py_ssize_t _layout_shortest, _layout_longest
 cdef object _st_node
 cdef double _form_keep, _hint_max_share, _sidebar_width
+cdef list _writer_words = []  # cx.WRITER_CLASSES as bytes, alive for the pointers below
+cdef const char* _writer_class[8]
+cdef int _n_writer_classes = 0
 cdef long _side
 
 
 cdef void _prepare():
     global _ready, _cx, _dd, _width_style, _width_attr, _page_width, _layout_names, _name_hints, _tag_hints
     global _st_node, _form_keep, _hint_max_share, _sidebar_width, _side
-    global _layout_shortest, _layout_longest
+    global _layout_shortest, _layout_longest, _n_writer_classes
     from forumcrawl.extractors import cx as _cx
     from forumcrawl.extractors import dom_density as _dd
     _width_style = _dd._WIDTH_STYLE.search
@@ -134,6 +137,12 @@ cdef void _prepare():
     _layout_shortest = min(map(len, _layout_names))
     _layout_longest = max(map(len, _layout_names))
     _tag_hints = _dd._TAG_HINTS
+    if len(_cx.WRITER_CLASSES) > 8:
+        raise ValueError("too many writer classes for the compiled walk")
+    _writer_words[:] = [word.encode("utf-8") for word in _cx.WRITER_CLASSES]
+    for i, word in enumerate(_writer_words):
+        _writer_class[i] = <const char*>(<bytes>word)
+    _n_writer_classes = len(_writer_words)
     _st_node = _dd.STNode
     _form_keep = _dd.FORM_KEEP_SHARE
     _hint_max_share = _dd.HINT_MAX_SHARE
@@ -164,6 +173,8 @@ cdef enum:
     _CLASS = 128
     _ID = 256
     _WIDTH = 512
+    _WRITER = 1024     # a class that names a writer's block (cx.WRITER_CLASSES)
+    _WRITER_UNSURE = 2048  # a class of several text nodes, to be read as a string
 
 cdef list _flag_names = []  # the names as bytes, alive for the pointers below
 cdef const char* _names[32]
@@ -189,7 +200,8 @@ cdef void _name_bits(name, long bits) except *:
 
 
 cdef long _attribute_flags(xmlNode* c) noexcept:
-    """The bits of ``c``'s attributes that have no namespace (those ``keys()`` names plainly)."""
+    """The bits of ``c``'s attributes that have no namespace (those ``keys()`` names plainly),
+    and whether its class names a writer's block (searched in libxml2's text of it)."""
     cdef long flags = _ANY
     cdef xmlAttr* a = c.properties
     cdef int i
@@ -198,18 +210,54 @@ cdef long _attribute_flags(xmlNode* c) noexcept:
             for i in range(_n_names):
                 if strcmp(<const char*>a.name, _names[i]) == 0:
                     flags |= _bits[i]
+                    if _bits[i] & _CLASS:
+                        flags |= _class_writer(a)
                     break
         a = a.next
     return flags
 
 
+cdef long _class_writer(xmlAttr* a) noexcept:
+    """:data:`_WRITER` when the class attribute ``a`` holds a word of ``cx.WRITER_CLASSES``;
+    :data:`_WRITER_UNSURE` when its value is not one text node."""
+    cdef int i
+    if a.children is NULL:
+        return 0
+    if a.children.next is not NULL or a.children.type != XML_TEXT_NODE:
+        return _WRITER_UNSURE
+    if a.children.content is NULL:
+        return 0
+    for i in range(_n_writer_classes):
+        if strstr(<const char*>a.children.content, _writer_class[i]) is not NULL:
+            return _WRITER
+    return 0
+
+
+cdef inline int _names_writer(xmlNode* c, long flags, object href) except -1:
+    """``cx.names_writer`` read from the node (``href``: an ``<a>``'s target, else None)."""
+    if flags & _WRITER:
+        return True
+    if flags & _WRITER_UNSURE:
+        names = _attr(c, "class")
+        for word in _cx.WRITER_CLASSES:
+            if word in names:
+                return True
+    if href is not None:
+        for path in _cx.WRITER_PATHS:
+            if path in href:
+                return True
+    return False
+
+
 cdef int _gather(
-    cetree._Document doc, xmlNode* top, dict found, list marked, list hrefs, _Tags* tags, list held
+    cetree._Document doc, xmlNode* top, dict found, list marked, list hrefs, list writers, _Tags* tags, list held
 ) except -1:
-    """``cx._gather`` read from the nodes: the facts, marked elements and links of ``top`` and
-    its descendants, in document order, with a proxy only for the elements kept."""
+    """``cx._gather`` read from the nodes: the facts, marked elements, writers' elements and
+    links of ``top`` and its descendants, in document order, with a proxy only for the elements
+    kept."""
     cdef xmlNode* node = top
     cdef xmlNode* k
+    cdef long flags
     while node is not NULL:
         if node.type == XML_ELEMENT_NODE:
             tag = _tag(node, tags, held)
@@ -218,12 +266,18 @@ cdef int _gather(
             if facts is not None:
                 element = cetree.elementFactory(doc, node)
                 facts.append(element)
-            if node.properties is not NULL and _attribute_flags(node) & _MARKED:
-                marked.append(element if element is not None else cetree.elementFactory(doc, node))
+            flags = _attribute_flags(node) if node.properties is not NULL else 0
+            if flags & _MARKED:
+                if element is None:
+                    element = cetree.elementFactory(doc, node)
+                marked.append(element)
+            href = None
             if tag == "a":
                 href = _attr(node, "href")
                 if href is not None:
                     hrefs.append(href)
+            if flags and _names_writer(node, flags, href):
+                writers.append(element if element is not None else cetree.elementFactory(doc, node))
             k = _first_child(node)
             if k is not NULL:
                 node = k
@@ -528,7 +582,7 @@ def walk(tree):
     headings = []
     for tag in _cx._HEADINGS:
         found[tag] = headings
-    marked = []; hrefs = []
+    marked = []; hrefs = []; writers = []
     cdef bint breaks
     block_tags = _cx._BLOCK_TAGS; block_starts = _cx._BLOCK_STARTS; skip_tags = _cx._SKIP_TAGS
     muted_tags = _cx._MUTED_TAGS
@@ -581,13 +635,15 @@ def walk(tree):
                     element = cetree.elementFactory(doc, node)
                     cx_skip = node
                     if _first_child(node) is not NULL:
-                        _gather(doc, node, found, marked, hrefs, &tags, tag_strings)
+                        _gather(doc, node, found, marked, hrefs, writers, &tags, tag_strings)
                     else:
                         facts = found.get(tag)
                         if facts is not None:
                             facts.append(element)
                         if flags & _MARKED:
                             marked.append(element)
+                        if flags and _names_writer(node, flags, _attr(node, "href") if tag == "a" else None):
+                            writers.append(element)
                 else:
                     facts = found.get(tag)
                     if facts is not None:
@@ -608,11 +664,16 @@ def walk(tree):
                         breaks = cut.has_text
                     else:
                         breaks = cut.has_text and tag in block_starts
+                    href = None
                     if tag == "a":
                         cut.in_anchor += 1
                         href = _attr(node, "href")
                         if href is not None:
                             hrefs.append(href)
+                    if flags and _names_writer(node, flags, href):
+                        if element is None:
+                            element = cetree.elementFactory(doc, node)
+                        writers.append(element)
                     text = cetree.textOf(node)
                     if breaks:  # a block's start closes a line its parent holds
                         cut.cut(doc, node.parent)
@@ -726,7 +787,8 @@ def walk(tree):
         cut.containers[len(cut.texts)] = tree
         cut.close()
     lines = _cx.PageLines(
-        cut.texts, cut.lengths, cut.links, found, marked, hrefs, headings, [], [], {}, cut.containers, False
+        cut.texts, cut.lengths, cut.links, found, marked, hrefs, headings, [], [], {}, cut.containers, False,
+        writers,
     )
     nodes.raws[0] = "".join(dtexts)
     return _cx.finish_lines(tree, lines, cut.muted_lines), nodes.finish(linked)

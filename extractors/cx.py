@@ -120,6 +120,22 @@ _HEADINGS = ("h1", "h2", "h3")
 #: Attributes that mark an element as the page's metadata: microdata, ``rel`` links and
 #: machine-readable times (see :attr:`PageLines.marked`).
 _MARKS = frozenset({"itemprop", "rel", "datetime"})
+#: What a class names a writer's block with, and a link's target a writer's page with (see
+#: :attr:`PageLines.writers`).
+WRITER_CLASSES = ("author", "byline")
+WRITER_PATHS = ("/author/", "/authors/")
+
+
+def names_writer(element: lxml.etree._Element) -> bool:
+    """Whether an element may name a page's writer: a link to a writer's page (``/author/…``)
+    or an element classed ``author`` or ``byline`` (either word inside a class name too)."""
+    names = element.get("class")
+    if names is not None and any(word in names for word in WRITER_CLASSES):
+        return True
+    if element.tag != "a":
+        return False
+    href = element.get("href")
+    return href is not None and any(path in href for path in WRITER_PATHS)
 
 
 def _hidden_style(style: str) -> bool:
@@ -133,10 +149,11 @@ def _gather(
     found: dict[str, list[lxml.etree._Element]] | None,
     marked: list[lxml.etree._Element],
     hrefs: list[str],
+    writers: list[lxml.etree._Element],
 ) -> None:
     """The facts of :class:`PageLines` in an element the walk skips and below it (a page's
     ``<head>``, its scripts and SVG icons: few elements); without ``found``, only the marked
-    elements and links."""
+    elements, the writers' and the links."""
     for element in skipped.iter():
         tag = element.tag
         if tag.__class__ is not str:
@@ -146,6 +163,8 @@ def _gather(
             facts.append(element)
         if not _MARKS.isdisjoint(element.keys()):
             marked.append(element)
+        if names_writer(element):
+            writers.append(element)
         if tag == "a":
             href = element.get("href")
             if href is not None:
@@ -197,6 +216,10 @@ class PageLines:
     #: False when the compiled walk cut the lines: ``events`` and ``skipped`` are then empty
     #: (see :func:`document_steps`).
     stepped: bool = True
+    #: In the whole document, the elements that may name the page's writer (:func:`names_writer`),
+    #: for an article's author box: gathered by the walk, as a search of the document cost half
+    #: a parse.
+    writers: list[lxml.etree._Element] = field(default_factory=list)
 
     @property
     def itemprops(self) -> list[lxml.etree._Element]:
@@ -300,6 +323,7 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
     events: list[Any] = []
     skipped: list[int] = []
     containers: dict[int, lxml.etree._Element] = {}
+    writers: list[lxml.etree._Element] = []
     if tree is None:
         return PageLines(texts, lengths, links, found, marked, hrefs, headings, events, skipped)
     muted_lines: list[int] = []
@@ -348,13 +372,15 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
                 skipped.append(len(events))
                 record((tag, element, None))
                 if len(element):
-                    _gather(element, found, marked, hrefs)
+                    _gather(element, found, marked, hrefs, writers)
                 else:  # a script or style: no <a> to read
                     facts = found.get(tag)
                     if facts is not None:
                         facts.append(element)
                     if not marks.isdisjoint(element.keys()):
                         marked.append(element)
+                    if names_writer(element):
+                        writers.append(element)
                 continue
             facts = found.get(tag)
             if facts is not None:
@@ -362,6 +388,8 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
             attributes = element.keys()
             if attributes and not marks.isdisjoint(attributes):
                 marked.append(element)
+            if attributes and names_writer(element):
+                writers.append(element)
             if tag in muted_tags or (
                 attributes
                 and not hiding.isdisjoint(attributes)
@@ -417,7 +445,9 @@ def page_lines(tree: lxml.etree._Element | None) -> PageLines:
         end_line(line_muted, link)
     return finish_lines(
         tree,
-        PageLines(texts, lengths, links, found, marked, hrefs, headings, events, skipped, {}, containers),
+        PageLines(
+            texts, lengths, links, found, marked, hrefs, headings, events, skipped, {}, containers, writers=writers
+        ),
         muted_lines,
     )
 
@@ -427,18 +457,20 @@ def finish_lines(tree: lxml.etree._Element, lines: PageLines, muted_lines: list[
     links and marked elements of top-level elements beside the root, the muted lines blanked
     unless they are nearly the whole page, the headings split by tag. Mutates ``lines``."""
     texts, lengths, links = lines.texts, lines.lengths, lines.link_lengths
-    marked, hrefs = lines.marked, lines.hrefs
+    marked, hrefs, writers = lines.marked, lines.hrefs, lines.writers
     if tree.getparent() is None:
         # Markup after the end of the page can leave more top-level elements beside the root:
         # their links and marked elements count, as in a search of the whole document.
         marked_before: list[lxml.etree._Element] = []
         hrefs_before: list[str] = []
+        writers_before: list[lxml.etree._Element] = []
         for other in reversed(list(tree.itersiblings(preceding=True))):
-            _gather(other, None, marked_before, hrefs_before)
+            _gather(other, None, marked_before, hrefs_before, writers_before)
         marked[:0] = marked_before
         hrefs[:0] = hrefs_before
+        writers[:0] = writers_before
         for other in tree.itersiblings():
-            _gather(other, None, marked, hrefs)
+            _gather(other, None, marked, hrefs, writers)
     muted_length = sum(lengths[i] for i in muted_lines)
     if muted_length < MUTED_RESTORE_RATIO * (sum(lengths) - muted_length):
         for i in muted_lines:  # blanked, not removed: line numbers stay the page's

@@ -140,9 +140,30 @@ def _contains(classes: frozenset[str]) -> str:
     return " and ".join(f"contains(@class, '{c}')" for c in sorted(classes))
 
 
+#: The last tree searched, and by selector what :func:`_matches` and :func:`select` found in it:
+#: single-page KSF searches one page for its body's locator five to nine times while it learns
+#: and applies its rule, each a search of the whole tree. The tree is kept until another is
+#: searched (no tree is changed after it is read: :meth:`Document.without` changes a copy).
+_LAST_TREE: list[Any] = [None, {}]
+
+
+def _found_in(tree: HtmlElement) -> dict[tuple[str, str], Any]:
+    if _LAST_TREE[0] is not tree:
+        _LAST_TREE[:] = [tree, {}]
+    return _LAST_TREE[1]  # type: ignore[no-any-return]
+
+
 def _matches(tree: HtmlElement, selector: str) -> tuple[list[HtmlElement], str | None]:
     """Every element matching ``selector`` (nested ones too) in document order, and the element
     name all of them have when the selector requires one."""
+    known = _found_in(tree)
+    found = known.get(("matches", selector))
+    if found is None:
+        found = known["matches", selector] = _search(tree, selector)
+    return list(found[0]), found[1]
+
+
+def _search(tree: HtmlElement, selector: str) -> tuple[list[HtmlElement], str | None]:
     prefilter = _class_prefilter(selector)
     if prefilter is not None:
         xpath, classes = prefilter
@@ -158,7 +179,11 @@ def select(tree: HtmlElement, selector: str | None) -> list[HtmlElement]:
     """Outermost elements matching ``selector`` in document order."""
     if not selector:
         return []
-    return outermost(*_matches(tree, selector))
+    known = _found_in(tree)
+    found = known.get(("select", selector))
+    if found is None:
+        found = known["select", selector] = outermost(*_matches(tree, selector))
+    return list(found)
 
 
 #: The word blog and news engines put in the class or id of their readers' comments

@@ -39,7 +39,7 @@ import lxml.etree
 import lxml.html
 
 from forumcrawl.extractors import fields
-from forumcrawl.extractors.cx import PageLines, page_lines
+from forumcrawl.extractors.cx import WRITER_CLASSES, WRITER_PATHS, PageLines, page_lines
 from forumcrawl.extractors.dates import find_time, read_time, to_iso
 
 __all__ = [
@@ -86,6 +86,8 @@ _BYLINE_CUT = re.compile(
 #: fields as 160 does (40 lost dates); reading a line for a date costs 70 µs.
 BYLINE_MAX_CHARS = 60
 _DIGIT = re.compile(r"\d")
+#: A numeric date whose day and month may be read either way (``8/1/2025``).
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}\b")
 _YEAR = re.compile(r"\d{4}|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b")
 #: A second label after a byline's first ("Author" then "Posted by").
 _BY_AGAIN = re.compile(r"^\s*(?:(?:written|posted|authored)\s+)?by\s+", re.IGNORECASE)
@@ -120,7 +122,7 @@ _LABEL_AFTER_BREAK = re.compile("\n" + _LABEL_LINE.pattern.replace("$", "(?:\n|$
 _TITLE_PARTS = re.compile(r"\s+[|–—•·-]\s+")
 _ZH_BY = re.compile(r"(?:作者|记者)\s*[:：]\s*([\u4e00-\u9fff·]{2,6}|[A-Za-z][\w .'-]{1,40}?)(?=\s|$|[|，,）)])")
 _META_TITLE = ("og:title", "twitter:title")
-_META_PUBLISHED = ("article:published_time", "og:article:published_time", "datepublished",
+_META_PUBLISHED = ("article:published_time", "og:article:published_time", "datepublished", "published",
                    "publishdate", "pubdate", "publish-date", "dc.date.issued", "dc.date", "date",
                    "parsely-pub-date", "sailthru.date")
 _META_MODIFIED = ("article:modified_time", "og:updated_time", "datemodified", "lastmod")
@@ -328,17 +330,13 @@ def _headline(lines: PageLines, titles: list[str], names: set[str], site: str | 
     shown = [
         text for element in lines.elements["h1"] if (text := _clean(element.text_content())) and text.lower() not in names
     ]
-    where = {}
+    where: dict[str, tuple[int, str]] = {}
     for text in shown:
         if text not in where:
-            try:
-                where[text] = lines.texts.index(text)  # compared in C; a hidden heading is in no line
-            except ValueError:
-                where[text] = -1
+            where[text] = _line_of(lines.texts, text)
     title_words = [_words(title) for title in titles]
     best, best_line, best_score = None, -1, -1.0
-    for text in shown:
-        line = where[text]
+    for line, text in map(where.__getitem__, shown):
         if line < 0:
             continue
         if not titles:
@@ -350,6 +348,27 @@ def _headline(lines: PageLines, titles: list[str], names: set[str], site: str | 
     if best is None or best_score < HEADLINE_LIKENESS:
         return None, -1
     return _without_names(best, suffixes), best_line
+
+
+def _line_of(texts: list[str], text: str) -> tuple[int, str]:
+    """The line a shown heading's ``text`` stands on, and the text it shows there; a break may
+    cut it over several lines (``Real Estate Investing <br>Real Estate 101``), of which those
+    with a date and the ones after (a byline put in the heading) are no part of it. ``(-1,
+    text)`` for a hidden heading, which is in no line."""
+    try:
+        return texts.index(text), text  # compared in C
+    except ValueError:
+        pass
+    for at, line in enumerate(texts):
+        if line and text.startswith(line):
+            pieces, end = [line], at + 1
+            while len(" ".join(pieces)) < len(text) and end < len(texts):
+                pieces += [texts[end]] if texts[end] else []
+                end += 1
+            if " ".join(pieces) == text:
+                dated = next((n for n, piece in enumerate(pieces) if find_time(piece)), len(pieces))
+                return at, " ".join(pieces[: max(dated, 1)])
+    return -1, text
 
 
 def _suffixes(titles: list[str], site: str | None) -> set[str]:
@@ -406,10 +425,26 @@ def _byline_name(text: str) -> str | None:
     return name if _DIGIT.search(name) is None else None
 
 
-def _from_lines(lines: PageLines, at: int, now: datetime) -> tuple[str | None, list[tuple[str, str]]]:
-    """The byline's author and the written dates ``(raw, day)`` in the lines about the
-    headline at line ``at`` (:data:`BYLINE_BEFORE` shown lines before it, :data:`BYLINE_AFTER`
-    after)."""
+@dataclass(frozen=True, slots=True)
+class ShownDate:
+    """A date written by the headline: as written, and the days it may be read as (a numeric
+    date whose day and month are both at most 12 is either: ``8/1/2025``)."""
+
+    raw: str
+    days: tuple[str, ...]
+
+
+def _shown_date(raw: str, day: str) -> ShownDate:
+    numeric = _NUMERIC_DATE.search(raw)
+    days: tuple[str, ...] = (day,)
+    if numeric is not None and int(numeric.group(1)) <= 12 and int(numeric.group(2)) <= 12:
+        days = (day, f"{day[:4]}-{day[8:10]}-{day[5:7]}")
+    return ShownDate(raw, days)
+
+
+def _from_lines(lines: PageLines, at: int, now: datetime) -> tuple[str | None, list[ShownDate]]:
+    """The byline's author and the written dates in the lines about the headline at line
+    ``at`` (:data:`BYLINE_BEFORE` shown lines before it, :data:`BYLINE_AFTER` after)."""
     texts = lines.texts
     before = list(islice(filter(None, reversed(texts[:at])), BYLINE_BEFORE))
     window = [*reversed(before), *islice(filter(None, texts[at + 1 :]), BYLINE_AFTER)]
@@ -426,7 +461,7 @@ def _from_lines(lines: PageLines, at: int, now: datetime) -> tuple[str | None, l
             and found[1]
         ):
             if _YEAR.search(found[0]) is not None:
-                dates.append((found[0], found[1][:10]))
+                dates.append(_shown_date(found[0], found[1][:10]))
         if author is not None:
             continue
         if ("作者" in text or "记者" in text) and (zh := _ZH_BY.search(text)) is not None:
@@ -461,13 +496,6 @@ def _written_by(lines: PageLines) -> str | None:
     return _byline_name(rest)
 
 
-#: Links to a writer's page (``/author/ann-reporter``), searched by libxml2 on a page whose links'
-#: targets (gathered by the lines' walk) hold one, and blocks classed ``author`` or ``byline``
-#: (found from the class attributes: a fifth faster than testing every element).
-_AUTHOR_LINKS = lxml.etree.XPath("//a[contains(@href, '/author/') or contains(@href, '/authors/')]")
-_AUTHOR_BLOCKS = lxml.etree.XPath("//@class[contains(., 'author') or contains(., 'byline')]/..")
-
-
 #: An author box's or link's text is a name when it has at most this many words (a team's name,
 #: a title and a name): its first piece may be a teaser's headline or "Articles by …". The
 #: names the boxes give on the even-numbered wcxb-dev articles have 1-4 words; a teaser's
@@ -475,23 +503,29 @@ _AUTHOR_BLOCKS = lxml.etree.XPath("//@class[contains(., 'author') or contains(.,
 BOX_NAME_MAX_WORDS = 6
 
 
-def _writer_elements(tree: lxml.html.HtmlElement, lines: PageLines) -> Iterator[Any]:
+def _writer_elements(lines: PageLines) -> Iterator[Any]:
     """The links to a writer's page (one with a name after ``/author/``), then the blocks
-    classed ``author`` or ``byline``: each searched for only when the ones before named no one."""
-    if "/author" in "\n".join(lines.hrefs):
-        for link in _AUTHOR_LINKS(tree):
-            if link.get("href", "").split("/author", 1)[-1].lstrip("s").strip("/ "):
+    classed ``author`` or ``byline``, each in document order, of the elements the lines' walk
+    gathered (:attr:`~forumcrawl.extractors.cx.PageLines.writers`)."""
+    writers = lines.writers
+    for link in writers:
+        if link.tag == "a":
+            href = link.get("href", "")
+            if any(path in href for path in WRITER_PATHS) and href.split("/author", 1)[-1].lstrip("s").strip("/ "):
                 yield link
-    yield from _AUTHOR_BLOCKS(tree)
+    for block in writers:
+        names = block.get("class")
+        if names is not None and any(word in names for word in WRITER_CLASSES):
+            yield block
 
 
-def _author_box(tree: lxml.html.HtmlElement, lines: PageLines) -> str | None:
+def _author_box(lines: PageLines) -> str | None:
     """The writer a page names by its links and classes alone, read only on a page whose marks
     and byline name no one but the site or its publisher: the first link to a writer's page
     (a WordPress author link), else the first block classed ``author`` or ``byline``, outside
     comments, whose text reads as a name (its first shown piece, the byline label taken off;
     not "Articles by …" nor "Source: …")."""
-    for element in _writer_elements(tree, lines):
+    for element in _writer_elements(lines):
         text = next((piece for piece in map(_clean, element.itertext()) if piece), None)
         if not text or len(text) > NAME_MAX_CHARS or _in_comments(element):
             continue
@@ -679,16 +713,17 @@ def article_metadata(
         author = _without_publisher(author, sites)
         publisher = _names_site(author, sites)
     if shown_author is None and (author is None or publisher):
-        shown_author = _written_by(lines) or _author_box(tree, lines)
+        shown_author = _written_by(lines) or _author_box(lines)
     if shown_author and (author is None or publisher):
         author = shown_author
     elif shown_author and _same_name(author, shown_author):
         author = _as_marked(author, shown_author)
     published = marked["published"]
     if shown_dates:
-        days = {_day(published, now): published, _day(marked["modified"], now): marked["modified"]}
-        shown = next((days[day] or raw for raw, day in shown_dates if day in days), None)
-        published = shown or shown_dates[0][0]
+        # The publication's time where it was changed the same day (a later key wins).
+        days = {_day(marked["modified"], now): marked["modified"], _day(published, now): published}
+        shown = next((days[day] or date.raw for date in shown_dates for day in date.days if day in days), None)
+        published = shown or shown_dates[0].raw
     return ArticleMeta(
         title=title, author=author, published=published, modified=marked["modified"], declared=_declared(objects, metas)
     )

@@ -42,7 +42,7 @@ def _lines_view(lines: cx.PageLines) -> dict[str, object]:
         value = getattr(lines, f.name)
         if f.name == "elements":
             value = {tag: [id(e) for e in found] for tag, found in value.items()}
-        elif f.name in ("marked", "headings"):
+        elif f.name in ("marked", "headings", "writers"):
             value = [id(e) for e in value]
         elif f.name == "containers":
             value = {at: id(e) for at, e in value.items()}
@@ -105,6 +105,12 @@ ODD_PAGES = {
         "<html><body><a href=/story><div><h2>Headline in a link</h2><p>teaser text</p></div></a>"
         "<p time datetime=2024-01-01 rel=author>marked</p><h3>Sub</h3><h1>One</h1></body></html>"
         "<p>after the end of the page</p>"
+    ),
+    "writers' links and blocks": (
+        "<html><head><meta class=byline-meta><script class=author-data></script></head><body>"
+        "<a href='/author/ann/' class=x>Ann</a><template><span class='post-author'>Bo</span></template>"
+        "<div class='a&amp;byline'>By Cy</div><a href=/authors/>all</a><a class=author>Dee</a>"
+        "<select><option class=author>Ed</option></select></body></html><p class=byline>after the end</p>"
     ),
 }
 
@@ -270,11 +276,12 @@ DATE_AND_PRICE_TEXTS = [
 ]
 
 
-def test_the_date_price_and_token_scans_count_what_python_counts():
+def test_the_date_price_token_and_visible_character_scans_count_what_python_counts():
     for text in DATE_AND_PRICE_TEXTS:
         assert scan.count_dates(text) == _regex_dates(text), text
         assert scan.count_prices(text) == len(kinds._PRICE.findall(text)), text
         assert scan.count_tokens(text) == len(text.split()), text
+        assert scan.visible(text) == len("".join(text.split())), text
     hypothesis = pytest.importorskip("hypothesis")
     st = pytest.importorskip("hypothesis.strategies")
     pieces = ["1", "12", "2024", "123", "٣", "２", "-", "/", ".", ",", " ", "  ", "\n", "\t", "\xa0",
@@ -289,6 +296,7 @@ def test_the_date_price_and_token_scans_count_what_python_counts():
         assert scan.count_dates(text) == _regex_dates(text)
         assert scan.count_prices(text) == len(kinds._PRICE.findall(text))
         assert scan.count_tokens(text) == len(text.split())
+        assert scan.visible(text) == len("".join(text.split()))
 
     check()
 

@@ -726,3 +726,16 @@ def test_element_text_leaves_out_classed_exclusions_by_tag_and_every_class() -> 
         "<p class='sig small extra'>signature</p><p class='sig'>half kept</p></div>"
     )
     assert element_text(el, ["div.quote", "*.sig.small"]).split() == ["kept", "span", "kept", "half", "kept"]
+
+
+def test_a_selector_searched_again_gives_each_tree_its_own_matches_and_a_list_of_its_own() -> None:
+    from forumcrawl.extractors.ksf_apply import select
+
+    first = lxml.html.document_fromstring("<div class='post'><p>a</p></div><div class='post'><p>b</p></div>")
+    second = lxml.html.document_fromstring("<div class='post'><p>c</p></div>")
+    found = select(first, "div.post")
+    assert [e.text_content() for e in found] == ["a", "b"]
+    found.clear()  # a caller's list is its own: the next search of the page still finds both
+    assert [e.text_content() for e in select(first, "div.post")] == ["a", "b"]
+    assert [e.text_content() for e in select(second, "div.post")] == ["c"]
+    assert [e.text_content() for e in select(first, "div.post")] == ["a", "b"]

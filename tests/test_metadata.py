@@ -201,3 +201,35 @@ def test_a_page_that_says_it_is_an_article_but_reads_as_posts_keeps_its_marked_f
     assert record["kind"] == "thread"
     assert (record["title"], record["author"]) == ("Storm closes harbour!", "Ann Reporter")
     assert record["published"].startswith("2024-05-01")
+
+
+def test_a_headline_a_break_cuts_over_two_lines_is_the_title_without_a_byline_put_in_it():
+    marks = (
+        "<html><head><title>Harbour News | Real Estate 101</title>"
+        '<script type="application/ld+json">{"@type": "Article", "headline": "Harbour News | Real Estate 101"}'
+        "</script></head><body>"
+    )
+    split = tree(marks + "<h1>Real Estate Investing for Beginners <br>Real Estate 101</h1>" + PROSE)
+    assert article_metadata(split, now=NOW).title == "Real Estate Investing for Beginners Real Estate 101"
+    with_byline = tree(
+        "<title>Storm closes the harbour</title><h1>Storm closes the harbour <br>"
+        "<small>Posted on July 1, 2024 by ann</small></h1>" + PROSE
+    )
+    assert article_metadata(with_byline, now=NOW).title == "Storm closes the harbour"
+
+
+def test_a_numeric_day_shown_month_first_is_the_marked_publication_day():
+    marks = (
+        '<meta property="article:published_time" content="2025-08-01T15:01:58Z">'
+        '<meta property="article:modified_time" content="2025-08-27T17:08:44Z">'
+    )
+    t = tree(marks + "<h1>Storm closes harbour</h1><p>8/1/2025</p><p>Updated 8/27/2025</p>" + PROSE)
+    assert article_metadata(t, now=NOW).published == "2025-08-01T15:01:58Z"
+    same_day = marks.replace("2025-08-27T17:08:44Z", "2025-08-01T15:01:59Z")
+    t = tree(same_day + "<h1>Storm closes harbour</h1><p>August 1, 2025</p>" + PROSE)
+    assert article_metadata(t, now=NOW).published == "2025-08-01T15:01:58Z"
+
+
+def test_the_date_a_published_meta_names():
+    t = tree('<meta name="published" content="July 17, 2025"><h1>Storm closes harbour</h1>' + PROSE)
+    assert article_metadata(t, now=NOW).published == "July 17, 2025"
