@@ -947,34 +947,10 @@ class ThreadIdentity(Estimator):
             return (key, first) if first else None
         named = declared_canonical(tree, url)
         declared = ThreadKey(None, None) if named is None else self.key(named)
-        if key.thread is None and declared.thread is None:
-            # A permalink that names no thread (``viewtopic.php?p=5653``) on a site that declares
-            # no canonical: its pager's links name the thread (each fetched again under its
-            # canonical URL, 3 of 87 thread pages of seed 2 of the universe).
-            return self._page_in(tree, url, self._pager_thread(tree, url), declared)[0]
         found, linked = self._page_in(tree, url, key.thread, declared)
         if linked or declared.thread in (None, key.thread):
             return found
         return self._page_in(tree, url, declared.thread, declared)[0]
-
-    def _pager_thread(self, tree: Any, url: str) -> str | None:
-        """The one thread whose pages the page's pager links name: ``<link rel=prev|next>``, an
-        anchor marked ``rel=prev|next`` or labelled with its page's number. An arrow named by
-        its text alone is left out: "next topic" names another thread's first page. None when
-        they name none, or several threads."""
-        if tree is None:
-            return None
-        threads: set[str] = set()
-        links = [(e, urljoin(url, e.get("href", "").strip()))
-                 for e in tree.xpath("//head/link[@rel='next' or @rel='prev'][@href]")]
-        for element, href in [*links, *anchors(tree, url)]:
-            there = self.key(href)
-            if there.thread is None or not there.canonical:
-                continue
-            rel = (element.get("rel") or "").lower().split()
-            if "next" in rel or "prev" in rel or page_flip_number(_label(element)) == (there.page or 1):
-                threads.add(there.thread)
-        return threads.pop() if len(threads) == 1 else None
 
     def _page_in(
         self, tree: Any, url: str, thread: str | None, declared: ThreadKey

@@ -504,37 +504,6 @@ def test_an_adopted_permalink_page_is_not_fetched_again_under_its_canonical_url(
     assert not nav.admits("http://f/topic/1/7/").follow
 
 
-@pytest.mark.parametrize(
-    ("body", "head", "expected"),
-    [
-        # The last page of a thread: its <link rel=prev> names page 1 (a pager of rel links).
-        ('<h2><a href="/viewtopic.php?t=1">Title</a></h2>', '<link rel="prev" href="/viewtopic.php?t=1">',
-         (ThreadKey("1", 2), "http://f/viewtopic.php?t=1")),
-        ('<a href="/viewtopic.php?t=1">1</a> <b>2</b> <a href="/viewtopic.php?t=1&amp;start=20">3</a>', "",
-         (ThreadKey("1", 2), "http://f/viewtopic.php?t=1")),
-        # An arrow named by its text alone may be "next topic"; pagers of two threads tell none.
-        ('<a href="/viewtopic.php?t=2">»</a>', "", None),
-        ('<a href="/viewtopic.php?t=1&amp;start=10">2</a> <a href="/viewtopic.php?t=2&amp;start=10">2</a>', "", None),
-    ],
-)
-def test_a_permalink_naming_no_thread_is_read_by_its_pagers_thread(
-    body: str, head: str, expected: tuple[ThreadKey, str] | None
-) -> None:
-    """``viewtopic.php?p=5653`` names a post, no thread, on a site without ``rel=canonical``:
-    the page is known by the one thread its pager names, and its canonical URL is not fetched
-    again (3 thread pages of 87 twice on seed 2 of the universe)."""
-    identity = ThreadIdentity().fit(
-        ["http://f/viewtopic.php?t=1", "http://f/viewtopic.php?t=1&start=10", "http://f/viewtopic.php?t=2",
-         "http://f/viewtopic.php?p=55"],
-        [("http://f/viewtopic.php?t=1&start=10", 2), ("http://f/viewtopic.php?t=3&start=10", 2)],
-    )
-    assert identity.key("http://f/viewtopic.php?p=55") == ThreadKey(None, None)
-    nav = SiteNavigator(lambda u: "/viewtopic.php" in u, identity)
-    assert nav.adopt("http://f/viewtopic.php?p=55", _page(body, head)) == expected
-    if expected is not None:
-        assert not nav.admits("http://f/viewtopic.php?t=1&start=10").follow, "fetched under the permalink"
-
-
 def test_a_permalink_numbered_by_its_post_is_its_canonical_threads_page_and_no_lead() -> None:
     """XenForo's ``/posts/<post id>/`` serves a thread page: its number names no thread, so the
     page is known by its ``rel=canonical`` thread's pager, and a profile listing such links
