@@ -768,7 +768,8 @@ def learn_topic_rule(
     density peak: URL templates nest — section, board, thread — so ``γ`` has no single knee);
     score each fetched page (:func:`page_evidence`) against what the site's best pages score;
     take as topic clusters those where at least a quarter of the judged pages look like threads
-    (or the example's cluster); drop from them the URLs that contradict what all confirmed
+    (or the example's cluster), and of a cluster holding as many such pages as those together
+    the URLs of their shapes; drop from them the URLs that contradict what all confirmed
     thread URLs share in their paths (:func:`_agree_with_core`); label fetched pages that are
     clearly no threads as negatives; and fit a :class:`~forumcrawl.extractors.url_rules.
     UrlResolver`, whose siblings step merges threads that the distance split by board.
@@ -838,17 +839,25 @@ def learn_topic_rule(
                 f"{MIN_TOPIC_SCORE}); give topic_example"
             )
         topic = {k for k, st in enumerate(stats) if st.is_topic()}
-        if not topic:
-            # No cluster holds a quarter of thread pages: the URL distance put the thread URLs
-            # among the site's short ones (``thread-594-2-1.html`` beside ``faq``, ``login`` and
-            # the boards, 3 thread pages of 13 judged). The cluster with most thread pages is
-            # taken, and of its URLs only those of a thread page's shape are positives.
-            mixed = max(range(n_clusters), key=lambda k: (stats[k].threads, stats[k].score or 0.0, -k))
-            if not stats[mixed].threads:
-                raise ValueError("no cluster holds a page that looks like a thread page; give topic_example")
-            topic = {mixed}
-            shapes = {pattern_key(sample[i]) for i in members[mixed] if verdict.get(sample[i]) == 1}
-            members[mixed] = np.array([i for i in members[mixed] if pattern_key(sample[i]) in shapes])
+        # A cluster holding as many thread pages as the clusters above together, which are less
+        # than a quarter of its judged pages: the URL distance put thread URLs among the site's
+        # short ones (``thread-594-2-1.html`` beside ``faq``, ``login`` and the boards;
+        # ``viewtopic.php?t=`` beside member post lists). It is taken too, and of its URLs only
+        # those of a thread page's shape are positives: a page judged a thread page (its URL
+        # shape's pages not outvoting it, copies and pages named by another form's pager set
+        # aside, see :func:`_read`) is evidence for its shape whichever cluster holds it, and
+        # the clusters above cannot be where the threads are when they hold no more of them.
+        # Otherwise which of its other pages a sample held (copies, member post lists) decides
+        # whether the threads' own URLs are left out, for a small cluster of post permalinks or
+        # post-number URLs, a few pages that all show a thread.
+        held = sum(stats[k].threads for k in topic)
+        mixed = [k for k, st in enumerate(stats) if k not in topic and st.threads and st.threads >= held]
+        if not topic and not mixed:
+            raise ValueError("no cluster holds a page that looks like a thread page; give topic_example")
+        for k in mixed:
+            shapes = {pattern_key(sample[i]) for i in members[k] if verdict.get(sample[i]) == 1}
+            members[k] = np.array([i for i in members[k] if pattern_key(sample[i]) in shapes])
+        topic.update(mixed)
         top = max((st.score or 0.0) for k, st in enumerate(stats) if k in topic)
         seed = max(
             topic,

@@ -293,6 +293,39 @@ CRAWL_SAMPLES = {
           "/misc.php?do=whoposted&t=681", "/search/member?user_id=909", "/misc.php?do=whoposted&t=706",
           "/misc.php?do=whoposted&t=754", "/search/member?user_id=19415", "/forums/photography.5/page-2",
           "/forums/linux-open-source.3/page-2"],
+    # The thread pages ``/threads/<slug>.<id>/`` shared a cluster with the boards, the mobile
+    # copies and the slugless mini-pagers (3 thread pages of 20 judged, the copies judged no
+    # threads): the post-number URLs ``…/post-<n>`` with one thread page's later page, 1 of
+    # 2, were all that was taken (nothing exported).
+    180: ["/", "/forums/%E7%94%B5%E8%84%91%E7%A1%AC%E4%BB%B6.2/", "/register", "/login", "/faq",
+          "/threads/%E5%87%BA%E4%B8%AA%E9%97%B2%E7%BD%AE%E7%AC%94%E8%AE%B0%E6%9C%AC%EF%BC%8C%E4%B9%9D%E6%88%90%E6%96%B0.715/",
+          "/memberlist", "/threads/674/page-2", "/threads/674/page-1",
+          "/threads/%E3%80%90%E8%AE%A8%E8%AE%BA%E3%80%91%E4%B8%BB%E6%9D%BF%E5%92%8C%E7%AC%94%E8%AE%B0%E6%9C%AC%E5%93%AA%E4%B8%AA%E5%A5%BD%EF%BC%9F.702/",
+          "/threads/674/page-3",
+          "/threads/%E5%85%B3%E4%BA%8E%E5%86%85%E5%AD%98%E6%9D%A1%E7%9A%84%E5%87%A0%E7%82%B9%E7%BB%8F%E9%AA%8C%E6%80%BB%E7%BB%93.674/",
+          "/threads/%E5%87%BA%E4%B8%AA%E9%97%B2%E7%BD%AE%E7%AC%94%E8%AE%B0%E6%9C%AC%EF%BC%8C%E4%B9%9D%E6%88%90%E6%96%B0.715/post-8",
+          "/space-uid-220.html",
+          "/threads/%E3%80%90%E8%AE%A8%E8%AE%BA%E3%80%91%E4%B8%BB%E6%9D%BF%E5%92%8C%E7%AC%94%E8%AE%B0%E6%9C%AC%E5%93%AA%E4%B8%AA%E5%A5%BD%EF%BC%9F.702/post-11",
+          "/threads/%E5%85%B3%E4%BA%8E%E5%86%85%E5%AD%98%E6%9D%A1%E7%9A%84%E5%87%A0%E7%82%B9%E7%BB%8F%E9%AA%8C%E6%80%BB%E7%BB%93.674/post-17",
+          "/space-uid-27636.html", "/forums/%E7%94%B5%E8%84%91%E7%A1%AC%E4%BB%B6.2/page-2", "/m/thread/715",
+          "/m/thread/674", "/m/thread/674?page=2", "/m/thread/674?page=3", "/space-uid-1239.html",
+          "/forums/%E6%89%8B%E6%9C%BA%E6%95%B0%E7%A0%81.4/", "/forums/linux-%E4%B8%8E%E5%BC%80%E6%BA%90.3/",
+          "/m/thread/702", "/m/thread/702?page=2", "/forums/%E6%89%8B%E6%9C%BA%E6%95%B0%E7%A0%81.4/page-2",
+          "/forums/linux-%E4%B8%8E%E5%BC%80%E6%BA%90.3/page-2"],
+    # ``viewtopic.php?t=<id>[&start=N]`` shared a cluster with the boards, the latest list, the
+    # "who posted" pop-ups and the member post lists (6 thread pages of 25 judged, the post
+    # lists judged lists): the post permalinks ``viewtopic.php?p=<id>``, 3 pages that all show
+    # a thread, were the rule, and every thread page was fetched again under its permalinks.
+    183: ["/", "/c/%E6%89%8B%E6%9C%BA%E6%95%B0%E7%A0%81/5", "/c/linux-%E4%B8%8E%E5%BC%80%E6%BA%90/4", "/latest",
+          "/register", "/memberlist", "/viewtopic.php?t=852", "/faq", "/viewtopic.php?p=3818",
+          "/viewtopic.php?t=875", "/viewtopic.php?p=3865", "/viewtopic.php?p=3913",
+          "/viewtopic.php?t=852&start=5", "/viewtopic.php?t=877&start=5", "/viewtopic.php?t=877&start=10",
+          "/member.php?u=4429", "/latest?page=2", "/member.php?u=18715", "/member.php?u=7947",
+          "/misc.php?do=whoposted&t=852", "/misc.php?do=whoposted&t=877", "/misc.php?do=whoposted&t=875",
+          "/search.php?do=finduser&u=4429", "/search.php?do=finduser&u=18715", "/search.php?do=finduser&u=7947",
+          "/search.php?do=finduser&u=4429&page=2", "/search.php?do=finduser&u=7947&page=2",
+          "/c/%E7%94%B5%E8%84%91%E7%A1%AC%E4%BB%B6/2", "/search.php?do=finduser&u=18715&page=2", "/login",
+          "/viewtopic.php?t=877", "/latest?page=3"],
 }
 
 
@@ -323,6 +356,18 @@ def test_member_post_lists_are_not_taken_for_threads(tmp_path: Path) -> None:
     assert crawled.site.dims.member_posts == "post_list"
     precision, recall = crawled.topic_scores()
     assert precision >= 0.99 and recall >= 0.99, (precision, recall)
+
+
+def test_thread_pages_among_listings_are_not_left_for_their_permalinks(tmp_path: Path) -> None:
+    """Seed 183's thread URLs (``viewtopic.php?t=<id>&start=N``) share a URL cluster with the
+    boards, the latest list, "who posted" pop-ups and member post lists, and are less than a
+    quarter of its pages: the post permalinks (``viewtopic.php?p=<id>``) were the topic rule
+    alone, and every thread page was fetched again under its posts' permalinks (5.5 requests
+    per thread page, 1.7 with the thread URLs in the rule)."""
+    assert draw(183).post_link == "permalink" and draw(183).member_posts == "post_list"
+    crawled = crawl_seed(tmp_path, 183)
+    assert crawled.topic_scores() == (1.0, 1.0)
+    assert crawled.fetches_per_thread_page() <= 2.2, crawled.fetches_per_thread_page()
 
 
 # -- failure classes of today's learning, as the next fixes should see them -----------------------
