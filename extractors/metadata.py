@@ -153,6 +153,18 @@ class ArticleMeta:
     declared: bool = False
 
 
+#: Characters a page puts in its text that show nothing: soft hyphens (``Paläs\xadti\xadnenser``),
+#: zero-width spaces, word joiners and byte-order marks; dropped from the title and author given
+#: (the lines keep them, so a heading is found among them as it is). Joiners that shape a
+#: script (U+200C, U+200D) are kept.
+_INVISIBLE = dict.fromkeys(map(ord, "\xad\u200b\u2060\ufeff"))
+
+
+def _shown(text: str | None) -> str | None:
+    """``text`` as it shows: without :data:`_INVISIBLE` characters, spaces collapsed."""
+    return " ".join(text.translate(_INVISIBLE).split()) or None if text else None
+
+
 def _clean(text: str | None) -> str | None:
     """Whitespace collapsed, and character references a page escaped twice read
     (``&amp;#8211;`` in a JSON-LD headline)."""
@@ -776,5 +788,9 @@ def article_metadata(
         shown = next((days[day] or date.raw for date in shown_dates for day in date.days if day in days), None)
         published = shown or shown_dates[0].raw
     return ArticleMeta(
-        title=title, author=author, published=published, modified=marked["modified"], declared=_declared(objects, metas)
+        title=_shown(title),
+        author=_shown(author),
+        published=published,
+        modified=marked["modified"],
+        declared=_declared(objects, metas),
     )

@@ -278,3 +278,9 @@ def test_addresses_and_handles_are_no_names_and_a_label_shown_alone_is_read_past
     assert author_of(handle) is None
     linked = "<h1>Meals on a budget</h1><p>von <a>Till Eckert</a>, <a>Max Bernhard</a></p>" + PROSE
     assert author_of(linked) == "Till Eckert, Max Bernhard"
+
+
+def test_the_title_and_author_are_given_without_the_characters_that_show_nothing():
+    page = "<title>Paläs&shy;tinenser klagen</title><h1>Paläs&shy;tinenser klagen</h1><p>By Ann&#8203; Lee</p>" + PROSE
+    meta = article_metadata(tree(page), now=NOW)
+    assert (meta.title, meta.author) == ("Palästinenser klagen", "Ann Lee")
