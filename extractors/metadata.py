@@ -338,6 +338,10 @@ def _title_names(titles: list[str], site: str | None) -> set[str]:
     for title in titles:
         parts = [part.strip().lower() for part in _TITLE_PARTS.split(title)]
         names.update(sorted(parts, key=len)[:-1])  # all but the longest: the site's, a section's
+    if len(titles) == 2 and titles[0] != titles[1] and titles[0] in titles[1]:
+        # What the ``<title>`` adds to the marked headline ("Silicon Exposed: Headline").
+        names.update(part.strip(" :|-–—·•").lower() for part in titles[1].split(titles[0]))
+        names.discard("")
     if site:
         names.add(site.lower())
     return names

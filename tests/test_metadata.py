@@ -48,6 +48,11 @@ def test_the_shown_headline_not_the_site_s_logo_nor_the_title_s_suffix():
         " crews say</h1>" + PROSE + "</article>"
     )
     assert article_metadata(t, now=NOW).title == "Storm closes the harbour for a second day, crews say"
+    blog_name = tree(
+        "<title>Silicon Exposed: Open Verilog flow for GreenPak4</title>"
+        '<meta property="og:title" content="Open Verilog flow for GreenPak4"><h1>Silicon Exposed</h1>' + PROSE
+    )
+    assert article_metadata(blog_name, now=NOW).title == "Open Verilog flow for GreenPak4"
     no_heading = tree(
         '<meta property="og:title" content="Storm closes the harbour | Coast Gazette">'
         '<meta property="og:site_name" content="Coast Gazette"><h1>Coast Gazette</h1>' + PROSE
