@@ -14,9 +14,9 @@ the first that gives a value wins, field by field:
 5. a JSON-LD ``WebPage``'s author and dates.
 
 What the page shows then decides between them, as a reader sees the article: the ``<h1>`` that
-the marked titles name is the title, the byline by it ("By …", "Written by" / name, "作者：")
-is the author when it names the marked one, nothing is marked or the mark names the site or
-its publisher (an ``Organization`` as the writer), and of the dates written by
+the marked titles name is the title, the byline by it ("By …", "Written by" / name, "作者：",
+a meta row's "· By …") is the author when it names the marked one, nothing is marked or the
+mark names the site or its publisher (an ``Organization`` as the writer), and of the dates written by
 the headline, the one that is the marked publication or change day is the date, else the
 first (:func:`article_metadata`). An hCard's or hAtom's byline is read as the reader reads it there.
 
@@ -65,7 +65,9 @@ _SITE_TYPES = frozenset({"website", "corporation", "newsmediaorganization", "bra
 #: Words a site's name may open with or leave out ("The Commercial Appeal").
 _ARTICLES = frozenset({"the", "a", "an"})
 _COMMENT_CLASS = re.compile(r"\bcomments?\b|\bcomment-|\breply\b|\brespond\b", re.IGNORECASE)
-_URL = re.compile(r"^(?:https?:)?//|^/", re.IGNORECASE)
+#: An address given for a writer, not a name: a profile's URL, an e-mail address, a handle
+#: ("Follow @ann"): no name holds an "@".
+_ADDRESS = re.compile(r"^(?:https?:)?//|^/|@", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 #: A byline's label at the start of a line: "By", "Written by", "Author:", "Von" …; the name
 #: follows on the line or, after a label alone, on the next shown line.
@@ -73,6 +75,13 @@ _BY_LABEL = re.compile(
     r"^\s*(?:(?:written|posted|authored|words|story|text)\s+by|by|authors?|von|par|por)\b\s*[:：]?\s*",
     re.IGNORECASE,
 )
+#: A byline's label inside a meta row, after the row's separator or its date ("March 15, 2022 ·
+#: 3 min read · By ASU Online", "03/01/2017 by Ann Lee"): a row joins its items so, while "by" in
+#: a sentence follows a word ("Photo by …", "reviewed by …").
+_BY_INSIDE = re.compile(r"(?:[|·•]|\d)\s*\bby\s+", re.IGNORECASE)
+#: A reviewer's label at the start of a line ("Medically reviewed by", "Reviewed by"): who vouches
+#: for the text, named as its writer only where the page names no other person.
+_REVIEWED_BY = re.compile(r"^\s*(?:(?:medically|fact[- ]checked and)\s+)?reviewed\s+by\b\s*[:：]?\s*", re.IGNORECASE)
 #: A label that names the article's writer wherever it stands (an author box below the text).
 _WRITTEN_BY = ("Written by", "Posted by", "Authored by", "written by", "posted by", "WRITTEN BY", "Written By", "Posted By")
 #: Where a byline's name ends: a separator, or a word that starts the rest of the line.
@@ -91,6 +100,8 @@ _NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}\b")
 _YEAR = re.compile(r"\d{4}|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b")
 #: A second label after a byline's first ("Author" then "Posted by").
 _BY_AGAIN = re.compile(r"^\s*(?:(?:written|posted|authored)\s+)?by\s+", re.IGNORECASE)
+#: Spaces before a comma (the lines join a link's text to the comma after it with one).
+_SPACE_BEFORE_COMMA = re.compile(r"\s+(?=,)")
 #: Writers joined after a name in a byline.
 _MORE_WRITERS = re.compile(r"\s*,?\s*(?:and|&)\s", re.IGNORECASE)
 #: A byline's name is at most this long (a sentence that starts with "By" is longer); a line
@@ -140,6 +151,18 @@ class ArticleMeta:
     modified: str | None = None
     #: Whether the page declares itself an article (JSON-LD article type or ``og:type=article``).
     declared: bool = False
+
+
+#: Characters a page puts in its text that show nothing: soft hyphens (``Paläs\xadti\xadnenser``),
+#: zero-width spaces, word joiners and byte-order marks; dropped from the title and author given
+#: (the lines keep them, so a heading is found among them as it is). Joiners that shape a
+#: script (U+200C, U+200D) are kept.
+_INVISIBLE = dict.fromkeys(map(ord, "\xad\u200b\u2060\ufeff"))
+
+
+def _shown(text: str | None) -> str | None:
+    """``text`` as it shows: without :data:`_INVISIBLE` characters, spaces collapsed."""
+    return " ".join(text.translate(_INVISIBLE).split()) or None if text else None
 
 
 def _clean(text: str | None) -> str | None:
@@ -208,7 +231,7 @@ def _person(value: Any) -> str | None:
         return ", ".join(names) or None
     if isinstance(value, dict):
         return _person(value.get("name"))
-    if isinstance(value, str) and not _URL.match(value):
+    if isinstance(value, str) and not _ADDRESS.search(value):
         return _clean(value.strip(" ,;"))
     return None
 
@@ -315,6 +338,10 @@ def _title_names(titles: list[str], site: str | None) -> set[str]:
     for title in titles:
         parts = [part.strip().lower() for part in _TITLE_PARTS.split(title)]
         names.update(sorted(parts, key=len)[:-1])  # all but the longest: the site's, a section's
+    if len(titles) == 2 and titles[0] != titles[1] and titles[0] in titles[1]:
+        # What the ``<title>`` adds to the marked headline ("Silicon Exposed: Headline").
+        names.update(part.strip(" :|-–—·•").lower() for part in titles[1].split(titles[0]))
+        names.discard("")
     if site:
         names.add(site.lower())
     return names
@@ -414,13 +441,17 @@ def _without_names(headline: str, names: set[str]) -> str:
 def _byline_name(text: str) -> str | None:
     """The name a byline's text gives once its label was taken off: up to a date or a
     separator, if it looks like a name: opening with a letter that is not lower case (a capital,
-    or CJK), no digits ("By the end of 2024, …" opens a sentence, not a byline)."""
+    or CJK), no digits ("By the end of 2024, …" opens a sentence, not a byline), no "@" (a
+    handle). A space the lines put before a comma, where a name's link ends, is not the page's
+    ("Till Eckert , Max Bernhard")."""
     text = _BY_AGAIN.sub("", text, count=1)  # "Author: Posted by Ann"
+    if " ," in text:
+        text = _SPACE_BEFORE_COMMA.sub("", text)
     date = find_time(text)
     if date:
         text = text[: text.find(date)] if date in text else text
     name = _BYLINE_CUT.split(text, maxsplit=1)[0].strip(" ,:;")
-    if not name or len(name) > NAME_MAX_CHARS or not name[0].isalpha() or name[0].islower():
+    if not name or len(name) > NAME_MAX_CHARS or not name[0].isalpha() or name[0].islower() or "@" in name:
         return None
     return name if _DIGIT.search(name) is None else None
 
@@ -442,13 +473,24 @@ def _shown_date(raw: str, day: str) -> ShownDate:
     return ShownDate(raw, days)
 
 
-def _from_lines(lines: PageLines, at: int, now: datetime) -> tuple[str | None, list[ShownDate]]:
-    """The byline's author and the written dates in the lines about the headline at line
-    ``at`` (:data:`BYLINE_BEFORE` shown lines before it, :data:`BYLINE_AFTER` after)."""
+@dataclass(frozen=True, slots=True)
+class Byline:
+    """What the lines about the headline show: the byline's writer, the reviewer a line names
+    ("Reviewed by …") and the written dates."""
+
+    author: str | None = None
+    reviewer: str | None = None
+    dates: tuple[ShownDate, ...] = ()
+
+
+def _from_lines(lines: PageLines, at: int, now: datetime) -> Byline:
+    """The byline's author, the reviewer and the written dates in the lines about the headline
+    at line ``at`` (:data:`BYLINE_BEFORE` shown lines before it, :data:`BYLINE_AFTER` after)."""
     texts = lines.texts
     before = list(islice(filter(None, reversed(texts[:at])), BYLINE_BEFORE))
     window = [*reversed(before), *islice(filter(None, texts[at + 1 :]), BYLINE_AFTER)]
-    author, dates = None, []
+    author = reviewer = None
+    dates = []
     for n, text in enumerate(window):
         if len(text) > NAME_MAX_CHARS:
             continue
@@ -472,7 +514,13 @@ def _from_lines(lines: PageLines, at: int, now: datetime) -> tuple[str | None, l
                 author = _byline_name(rest)
             elif n + 1 < len(window):
                 author = _byline_name(window[n + 1])
-    return author, dates
+        elif (inside := _BY_INSIDE.search(text)) is not None:
+            author = _byline_name(text[inside.end() :])
+        elif reviewer is None and (label := _REVIEWED_BY.match(text)) is not None:
+            # The credentials after the reviewer's name ("…, Trial Attorney at …") vouch for the
+            # review; they are no part of the name that stands for the writer.
+            reviewer = _byline_name(text[label.end() :].split(",", 1)[0])
+    return Byline(author, reviewer, tuple(dates))
 
 
 def _written_by(lines: PageLines) -> str | None:
@@ -526,13 +574,31 @@ def _author_box(lines: PageLines) -> str | None:
     comments, whose text reads as a name (its first shown piece, the byline label taken off;
     not "Articles by …" nor "Source: …")."""
     for element in _writer_elements(lines):
-        text = next((piece for piece in map(_clean, element.itertext()) if piece), None)
+        # The first shown piece, or the one after a label shown alone ("By" / "Ann Lee").
+        pieces = (piece for piece in map(_clean, element.itertext()) if piece)
+        text = next(pieces, None)
+        if text and not _BY_LABEL.sub("", text).strip(" :："):
+            text = next(pieces, None)
         if not text or len(text) > NAME_MAX_CHARS or _in_comments(element):
             continue
         name = _byline_name(_BY_LABEL.sub("", text))
         if name is not None and len(name.split()) <= BOX_NAME_MAX_WORDS and " by " not in name and ":" not in name:
             return name
+        if element.tag == "a" and (shown := _slug_name(lines.texts, element.get("href", ""))) is not None:
+            return shown
     return None
+
+
+def _slug_name(texts: list[str], href: str) -> str | None:
+    """The shown line that a writer's link names by its address where its text names no one
+    ("Articles by Juliette" to ``/authors/juliette-carreiro``): the line whose words are the
+    slug's, as the page writes them. A slug of one word (``/author/admin``) names no one here."""
+    words = [word for word in href.rstrip("/").rsplit("/", 1)[-1].lower().split("-") if word]
+    if len(words) < 2:
+        return None
+    return next(
+        (text for text in texts if text and len(text) <= NAME_MAX_CHARS and _WORD.findall(text.lower()) == words), None
+    )
 
 
 def _without_site(title: str, site: str | None) -> str:
@@ -649,7 +715,7 @@ def article_metadata(
       "Dr.", "and"; a role after a comma is not the name); else the marked author without the
       publisher's name after the writers'; the byline when the marked author is the site or
       its publisher, or none is marked; and then an author link or box
-      (:func:`_author_box`);
+      (:func:`_author_box`), and last the person a line by the headline says reviewed the text;
     - published: of the dates written by the headline with their year, the one that is the
       marked publication or change day (the page shows the day the reader is told), else the
       first of them; without one, the marked publication time.
@@ -670,13 +736,13 @@ def article_metadata(
         lambda: _from_jsonld(objects),
         lambda: {
             "title": next((metas[k] for k in _META_TITLE if k in metas), None),
-            "author": og_author if og_author and not _URL.match(og_author) else None,
+            "author": og_author if og_author and not _ADDRESS.search(og_author) else None,
             "published": metas.get("article:published_time"),
             "modified": next((metas[k] for k in _META_MODIFIED if k in metas), None),
         },
         lambda: _from_markup(lines),
         lambda: {
-            "author": next((metas[k] for k in _META_AUTHOR[1:] if k in metas and not _URL.match(metas[k])), None),
+            "author": next((metas[k] for k in _META_AUTHOR[1:] if k in metas and not _ADDRESS.search(metas[k])), None),
             "published": next((metas[k] for k in _META_PUBLISHED if k in metas), None),
         },
         lambda: _from_jsonld(objects, types=None),
@@ -695,7 +761,8 @@ def article_metadata(
     titles = [t for t in (marked["title"], page_title) if t]
     names = _title_names(titles, metas.get("og:site_name"))
     headline, at = _headline(lines, titles, names, metas.get("og:site_name"))
-    shown_author, shown_dates = _from_lines(lines, at, now) if at >= 0 else (None, [])
+    byline = _from_lines(lines, at, now) if at >= 0 else Byline()
+    shown_author, shown_dates = byline.author, byline.dates
     for source in sources[2:]:
         if (marked["title"] or headline) and (marked["author"] or shown_author) and (marked["published"] or shown_dates):
             break
@@ -713,7 +780,7 @@ def article_metadata(
         author = _without_publisher(author, sites)
         publisher = _names_site(author, sites)
     if shown_author is None and (author is None or publisher):
-        shown_author = _written_by(lines) or _author_box(lines)
+        shown_author = _written_by(lines) or _author_box(lines) or byline.reviewer
     if shown_author and (author is None or publisher):
         author = shown_author
     elif shown_author and _same_name(author, shown_author):
@@ -725,5 +792,9 @@ def article_metadata(
         shown = next((days[day] or date.raw for date in shown_dates for day in date.days if day in days), None)
         published = shown or shown_dates[0].raw
     return ArticleMeta(
-        title=title, author=author, published=published, modified=marked["modified"], declared=_declared(objects, metas)
+        title=_shown(title),
+        author=_shown(author),
+        published=published,
+        modified=marked["modified"],
+        declared=_declared(objects, metas),
     )

@@ -9,7 +9,8 @@ format), so that every figure is computed the same way:
   precision = found / predicted, recall = found / gold; author, date and floor (exact number,
   where the gold has one) of every matched post;
 - fields: title and author exact after whitespace/case normalisation, typographic quotes and
-  dashes read as the ASCII ones (a page's ``’`` is the gold's ``'``, for every system alike);
+  dashes read as the ASCII ones (a page's ``’`` is the gold's ``'``, for every system alike) and
+  characters that show nothing (soft hyphens, zero-width spaces) dropped;
   date: the gold's ``YYYY-MM-DD`` appears in the predicted ``published``;
 - ``kind``: how many non-content pages (listings, products …) the predictions export as content;
 - snippets (``with`` / ``without``, as trafilatura's own evaluation gives them): a ``with``
@@ -102,8 +103,10 @@ _NOT_EXPORTED_KINDS = frozenset({"other"}) | NON_CONTENT_KINDS
 #: Typographic quotes read as straight ones in snippets: a page's ’ is the gold's ' (wcxb-dev's
 #: snippets are written with straight quotes).
 _STRAIGHT_QUOTES = str.maketrans("‘’‚‛′“”„‟″", "\'\'\'\'\'\"\"\"\"\"")
-#: The same, and dashes read as hyphens, in titles and authors (``str.split`` folds the spaces).
-_ASCII_PUNCTUATION = str.maketrans("‘’‚‛′“”„‟″‐‑‒–—", "\'\'\'\'\'\"\"\"\"\"-----")
+#: The same, and dashes read as hyphens, in titles and authors (``str.split`` folds the spaces);
+#: characters that show nothing (soft hyphen, zero-width space, word joiner, byte-order mark)
+#: dropped: a title that ends in a zero-width space reads as the same title without it.
+_ASCII_PUNCTUATION = str.maketrans("‘’‚‛′“”„‟″‐‑‒–—", "\'\'\'\'\'\"\"\"\"\"-----", "\xad\u200b\u2060\ufeff")
 
 
 def tokens(text: str) -> list[str]:
@@ -180,7 +183,8 @@ def match_posts(pred_texts: list[str], gold_texts: list[str]) -> list[int | None
 def normalise_name(value: Any) -> str:
     """Title/author comparison form: whitespace collapsed, case folded, typographic quotes and
     dashes read as the ASCII ones (the gold files write ``'`` where the page shows ``’``; 6 of
-    the 147 even-numbered wcxb-dev article titles differed by that alone)."""
+    the 147 even-numbered wcxb-dev article titles differed by that alone), characters that show
+    nothing dropped (a fundus-articles gold title ends in a zero-width space)."""
     return " ".join(str(value).translate(_ASCII_PUNCTUATION).split()).casefold() if value else ""
 
 

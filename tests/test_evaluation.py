@@ -424,3 +424,9 @@ def test_titles_and_authors_compare_typographic_quotes_and_dashes_as_ascii():
     metrics = score_page(gold, pred).metrics
     assert (metrics["title"], metrics["author"]) == (1.0, 1.0)
     assert score_page(gold, {"id": "1", "title": "Yoga Will Fix It"}).metrics["title"] == 0.0
+
+
+def test_titles_compare_without_the_characters_that_show_nothing():
+    gold = {"id": "1", "kind": "article", "title": "Ein bisschen Fortschritt\u200b"}
+    assert score_page(gold, {"id": "1", "title": "Ein bisschen Fort\xadschritt"}).metrics["title"] == 1.0
+    assert score_page(gold, {"id": "1", "title": "Ein bisschen Fortschritte"}).metrics["title"] == 0.0

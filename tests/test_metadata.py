@@ -48,6 +48,11 @@ def test_the_shown_headline_not_the_site_s_logo_nor_the_title_s_suffix():
         " crews say</h1>" + PROSE + "</article>"
     )
     assert article_metadata(t, now=NOW).title == "Storm closes the harbour for a second day, crews say"
+    blog_name = tree(
+        "<title>Silicon Exposed: Open Verilog flow for GreenPak4</title>"
+        '<meta property="og:title" content="Open Verilog flow for GreenPak4"><h1>Silicon Exposed</h1>' + PROSE
+    )
+    assert article_metadata(blog_name, now=NOW).title == "Open Verilog flow for GreenPak4"
     no_heading = tree(
         '<meta property="og:title" content="Storm closes the harbour | Coast Gazette">'
         '<meta property="og:site_name" content="Coast Gazette"><h1>Coast Gazette</h1>' + PROSE
@@ -233,3 +238,54 @@ def test_a_numeric_day_shown_month_first_is_the_marked_publication_day():
 def test_the_date_a_published_meta_names():
     t = tree('<meta name="published" content="July 17, 2025"><h1>Storm closes harbour</h1>' + PROSE)
     assert article_metadata(t, now=NOW).published == "July 17, 2025"
+
+
+def author_of(html: str) -> str | None:
+    return article_metadata(tree(html), now=NOW).author
+
+
+def test_a_byline_inside_a_meta_row_after_its_date_or_a_separator():
+    row = "<h1>Meals on a budget</h1><p>March 15, 2022 · 3 min read · By ASU Online</p>" + PROSE
+    assert author_of(row) == "ASU Online"
+    dated = "<h1>Meals on a budget</h1><p>03/01/2017 by Agatha Caleo, Candidate Representative</p>" + PROSE
+    assert author_of(dated) == "Agatha Caleo, Candidate Representative"
+    credit = "<h1>Meals on a budget</h1><p>Photo by Ann Lee</p>" + PROSE
+    assert author_of(credit) is None
+
+
+def test_a_reviewer_names_the_writer_only_where_the_page_names_no_other_person():
+    review = "<p>Reviewed by Justin C. Meserole, Trial Attorney at Morgan &amp; Morgan, on December 9, 2024.</p>"
+    firm = budget_page(person("Morgan & Morgan", "Organization"), review, site="Morgan & Morgan")
+    assert author_of(firm) == "Justin C. Meserole"
+    written = budget_page(person("Morgan & Morgan", "Organization"), "<p>By Ann Lee</p>" + review)
+    assert author_of(written) == "Ann Lee"
+    assert author_of(budget_page(person("Ann Lee"), review)) == "Ann Lee"
+
+
+def test_a_writer_link_whose_text_is_no_name_names_the_writer_by_its_address():
+    shown = "<h1>Meals on a budget</h1><p>What will we eat?</p><p>Juliette Carreiro</p><p>Tech Writer</p>"
+    link = shown + "<a href='/us/blog/authors/juliette-carreiro'>Articles by Juliette</a>" + PROSE
+    assert author_of(link) == "Juliette Carreiro"
+    one_word = shown + "<a href='/author/juliette'>Articles by Juliette</a>" + PROSE
+    assert author_of(one_word) is None
+
+
+def test_addresses_and_handles_are_no_names_and_a_label_shown_alone_is_read_past():
+    email = '<meta name="author" content="a.sleegers@paper.test"><h1>Meals on a budget</h1>' + PROSE
+    assert author_of(email) is None
+    boxes = (
+        "<h1>Meals on a budget</h1>" + PROSE
+        + "<span class='pb-byline'>By <a>Erin Cunningham</a></span>"
+        "<span class='tweet-authors'>Follow @erinmcunningham</span>"
+    )
+    assert author_of(boxes) == "Erin Cunningham"
+    handle = "<h1>Meals on a budget</h1>" + PROSE + "<span class='tweet-authors'>Follow @erin</span>"
+    assert author_of(handle) is None
+    linked = "<h1>Meals on a budget</h1><p>von <a>Till Eckert</a>, <a>Max Bernhard</a></p>" + PROSE
+    assert author_of(linked) == "Till Eckert, Max Bernhard"
+
+
+def test_the_title_and_author_are_given_without_the_characters_that_show_nothing():
+    page = "<title>Paläs&shy;tinenser klagen</title><h1>Paläs&shy;tinenser klagen</h1><p>By Ann&#8203; Lee</p>" + PROSE
+    meta = article_metadata(tree(page), now=NOW)
+    assert (meta.title, meta.author) == ("Palästinenser klagen", "Ann Lee")
