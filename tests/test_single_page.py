@@ -987,6 +987,23 @@ def test_an_author_box_in_the_article_leaves_cx_text_by_its_name():
     assert without_aux(LineBlockExtractor().extract(posts).text, document_lines(posts)) is None
 
 
+def test_a_related_heading_and_the_list_it_announces_leave_cx_text_whatever_their_share():
+    """A publisher's "Also on <site>:" over a promotional slideshow inside the article's body
+    holds more text than the story: the heading says what follows, so the slideshow goes
+    though it is most of CX's text (``dom`` drops the same block by the same heading). Over
+    plain prose the heading announces nothing the lines can tell apart, and it stays."""
+    captions = "".join(f"<li><h4>Picture {i}</h4><p>{BIO} {BIO}</p></li>" for i in range(8))
+    promo = f'<p>Also on The Daily News:</p><div class="promo_holder"><ul>{captions}</ul></div>'
+    doc = Document.from_text(article().replace("</article>", f"{promo}</article>"))
+    text = LineBlockExtractor().extract(doc).text
+    assert BIO in text and 2 * len(BIO) * 8 > len(BODY) * 2
+    kept = without_aux(text, document_lines(doc))
+    assert kept is not None and BIO not in kept and "Also on" not in kept
+    assert all(s in kept for s in SENTENCES)
+    prose = Document.from_text(article().replace("</article>", f"<p><strong>See also</strong></p><p>{BIO}</p></article>"))
+    assert without_aux(LineBlockExtractor().extract(prose).text, document_lines(prose)) is None
+
+
 def test_an_auxiliary_name_opens_or_closes_a_class_name():
     names = ["author-bio", "post-comments", "entry-footer share", "entry-author-ann entry", "sharebar", "x"]
     found = [aux_name(Document.from_text(f'<div class="{n}"><p>{BIO}</p></div>').tree.find(".//div")) for n in names]
