@@ -662,8 +662,10 @@ def without_parts(
     :func:`~forumcrawl.extractors.ksf_apply.comment_section`); a line the page does not have
     stays. ``opening=False``: a part that holds the text's first line stays whole (the text
     opens in it: it holds the article, or is the thread). ``closing``: only when the parts
-    close the text (no line of it after the first one in them lies outside them: comments
-    below an article, not those under each answer of a Q&A page); else ``text`` as it is."""
+    close the text (no line of it between the first and the last one in them lies outside
+    them: comments below an article, not those under each answer of a Q&A page; a log-in
+    prompt after the comments may follow: dragnet +0.0009, one page's comments cut, the other
+    folders unchanged); else ``text`` as it is."""
     if not parts:
         return text
     numbers = _line_numbers(text, lines)
@@ -681,8 +683,8 @@ def without_parts(
         for number in numbers
     ]
     if closing and True in dropped:
-        first = dropped.index(True)
-        if not all(drop or not line.strip() for drop, line in zip(dropped[first:], text_lines[first:])):
+        first, last = dropped.index(True), len(dropped) - dropped[::-1].index(True)
+        if not all(drop or not line.strip() for drop, line in zip(dropped[first:last], text_lines[first:last])):
             return text
     return "\n".join(line for line, drop in zip(text_lines, dropped) if not drop)
 

@@ -382,6 +382,26 @@ def test_comments_of_a_page_under_the_ksf_gate_go_though_it_reads_likelier_a_thr
     assert not any(text in found.text for _, text in COMMENTS)
 
 
+def test_numbered_comments_of_a_page_that_says_it_is_an_article_go_though_it_reads_likelier_a_thread():
+    """A page whose Open Graph type is ``article``, with numbered comments closing its text
+    and no comment form (a sports blog network loads its form by script after a log-in
+    prompt), is an article with its readers' comments, though its many comments make the kind
+    model find it likelier a thread; a prompt after the comments does not keep them. Without
+    the declaration the comments stay (a forum whose replies are named comments)."""
+    prompt = "<h2>Something to say? Choose one of these options to log in.</h2>"
+    numbered = _comment_list(COMMENTS, numbered=True)
+    forum_like = blog_post().replace(_comment_list(COMMENTS), numbered).replace("</div>\n<footer>", f"</div>{prompt}\n<footer>")
+    cascade = Cascade(("dom", "cx"))
+    proba = cascade.kind_proba(Document.from_text(forum_like))
+    assert proba["article"] < proba["forum"] and proba["forum"] >= cascade.forum_gate
+    found = cascade.run(Document.from_text(forum_like)).extraction
+    assert found is not None and all(text in found.text for _, text in COMMENTS)
+    declared = forum_like.replace("</title>", '</title><meta property="og:type" content="article">')
+    found = cascade.run(Document.from_text(declared)).extraction
+    assert found is not None and all(s in found.text for s in SENTENCES)
+    assert not any(text in found.text for _, text in COMMENTS)
+
+
 def footer_comments_post() -> str:
     """A story whose numbered comments lie in the ``<footer>`` of its ``<article>`` (a
     WordPress theme's entry footer), no comment form (comments closed)."""
