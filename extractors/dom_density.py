@@ -334,7 +334,7 @@ _RELATED_TITLES = re.compile(
     r"|read (?:more|next|also)|also read|see also|further reading|you (?:may|might) also like"
     r"|more (?:stories|news|on this(?: story| topic)?|from [\w .'-]+)|recommended(?: for you| stories| articles)?"
     r"|trending(?: now)?|more like this|most (?:read|popular)|popular (?:stories|posts)"
-    r"|(?:also|related) on [\w .'&-]+"
+    r"|(?:also|related) on [\w .'&-]+|recent (?:comments|posts|articles|entries)"
     r"|references|external links|bibliography"
     r"|mehr zum thema|lesen sie auch|weitere artikel|das könnte sie auch interessieren|einzelnachweise|weblinks"
     r"|à lire aussi|lire aussi|sur le même sujet|leer también|noticias relacionadas|te puede interesar"

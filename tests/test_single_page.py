@@ -38,7 +38,7 @@ from forumcrawl.extractors.arbiter import (
     without_parts,
 )
 from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, visible_text
-from forumcrawl.extractors.dom_density import DomDensityExtractor, aux_name
+from forumcrawl.extractors.dom_density import DomDensityExtractor, aux_name, related_heading
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
 from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_posts, single_rule
 from forumcrawl.extractors.ksf_apply import comment_section
@@ -1022,6 +1022,16 @@ def test_a_related_heading_and_the_list_it_announces_leave_cx_text_whatever_thei
     assert all(s in kept for s in SENTENCES)
     prose = Document.from_text(article().replace("</article>", f"<p><strong>See also</strong></p><p>{BIO}</p></article>"))
     assert without_aux(LineBlockExtractor().extract(prose).text, document_lines(prose)) is None
+
+
+def test_related_headings_name_what_follows_as_not_the_articles():
+    """Headings of related lists a publisher names by its own name and a blog's widgets of
+    recent comments or posts announce lists that are not the article; a sentence that opens
+    with the same words is no heading."""
+    headings = ["Also on HuffPost:", "Related on The Daily News", "Recent Comments", "RECENT POSTS", "Related stories"]
+    assert all(map(related_heading, headings))
+    lines = ["Also on the river, the ferry stopped.", "Recent comments by the mayor angered residents."]
+    assert not any(map(related_heading, lines))
 
 
 def test_an_auxiliary_name_opens_or_closes_a_class_name():
