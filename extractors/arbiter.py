@@ -500,6 +500,10 @@ _OVERLAY_NAME = re.compile(
 )
 #: Roles of a modal dialog (report, share, log-in), an overlay too.
 _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+#: An ``aria-label`` that names a media player: its controls, caption menus and error screens
+#: lie over the video, never in the text (a player's font menu kept as list items cost a
+#: readability-pages page 0.52 F1).
+_PLAYER_LABEL = re.compile(r"\b(?:video|audio|media) player\b", re.IGNORECASE)
 _HOLDS_MAIN = lxml.etree.XPath("boolean(descendant-or-self::*[self::h1 or self::article or self::main])")
 _PAGE_TAGS = frozenset({"html", "body"})
 
@@ -508,6 +512,9 @@ def _is_overlay(element: lxml.etree._Element) -> bool:
     if element.tag in _PAGE_TAGS:
         return False
     if element.get("role") in _DIALOG_ROLES or element.get("aria-modal") == "true":
+        return True
+    label = element.get("aria-label")
+    if label and _PLAYER_LABEL.search(label):
         return True
     return bool(_OVERLAY_NAME.search(f"{element.get('id') or ''} {element.get('class') or ''}"))
 

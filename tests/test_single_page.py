@@ -525,6 +525,21 @@ def test_consent_banners_and_dialogs_are_no_part_of_the_text():
     assert "We use cookies" not in found.text
 
 
+def test_a_media_players_menus_are_no_part_of_the_text():
+    """A video player the page labels as one (``aria-label``) inside the story: its caption
+    settings' font menu and its error screen leave the text; the story stays."""
+    fonts = "".join(f"<li>{name}</li>" for name in ["Georgia", "Palatino Linotype", "Times New Roman", "Arial"])
+    player = (f'<div class="vp" aria-label="Daily News Video Player"><div class="error">Video Not Available</div>'
+              f'<div class="settings"><p>Captions will look like this</p><ul>{fonts}</ul></div></div>')
+    page = article().replace("<p>By Ann", f"{player}<p>By Ann")
+    doc = Document.from_text(page)
+    dropped = overlay_lines(visible_text(doc), document_lines(doc))
+    assert {"Palatino Linotype", "Video Not Available", "Captions will look like this"} <= dropped
+    assert not any(s in line for s in SENTENCES for line in dropped)
+    labelled = Document.from_text(page.replace("Daily News Video Player", "Story tools"))
+    assert not overlay_lines(visible_text(labelled), document_lines(labelled))
+
+
 def test_a_page_with_less_text_than_the_floor_gives_all_it_has():
     """No stage finds the 20 characters asked of a region on a page that has fewer: all the
     page says is its text. A longer page where no stage finds enough still gives nothing."""
