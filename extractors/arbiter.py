@@ -672,7 +672,9 @@ def without_parts(
     close the text (no line of it between the first and the last one in them lies outside
     them: comments below an article, not those under each answer of a Q&A page; a log-in
     prompt after the comments may follow: dragnet +0.0009, one page's comments cut, the other
-    folders unchanged); else ``text`` as it is."""
+    folders unchanged); else ``text`` as it is. A line the page does not have between them (a
+    comment's footer lines a stage joined) goes with them (dragnet even ids +0.0031, odd
+    unchanged, the other folders unchanged)."""
     if not parts:
         return text
     numbers = _line_numbers(text, lines)
@@ -691,8 +693,12 @@ def without_parts(
     ]
     if closing and True in dropped:
         first, last = dropped.index(True), len(dropped) - dropped[::-1].index(True)
-        if not all(drop or not line.strip() for drop, line in zip(dropped[first:last], text_lines[first:last])):
+        if not all(
+            drop or number is None or not line.strip()
+            for drop, number, line in zip(dropped[first:last], numbers[first:last], text_lines[first:last])
+        ):
             return text
+        dropped[first:last] = [True] * (last - first)
     return "\n".join(line for line, drop in zip(text_lines, dropped) if not drop)
 
 

@@ -402,6 +402,23 @@ def test_numbered_comments_of_a_page_that_says_it_is_an_article_go_though_it_rea
     assert not any(text in found.text for _, text in COMMENTS)
 
 
+def test_a_line_the_page_does_not_have_between_closing_comments_goes_with_them():
+    """A stage may join a comment's footer lines ("Posted by:", the name, the time) into lines
+    the page does not have: between two of the closing comments they are the comments', and
+    do not keep them in the text. Before the comments such a line stays."""
+    page = blog_post().replace(_comment_list(COMMENTS), _comment_list(COMMENTS, numbered=True))
+    doc = Document.from_text(page)
+    lines = document_lines(doc)
+    text = visible_text(doc)
+    joined = "Posted by: Maria | March 4, 2024"
+    first, second = COMMENTS[0][1], COMMENTS[1][1]
+    text = text.replace(second, f"{joined}\n{second}").replace(SENTENCES[0], f"Joined lead line\n{SENTENCES[0]}", 1)
+    blocks = comment_blocks(text, lines, formless=True)
+    kept = without_parts(text, lines, blocks, opening=False, closing=True)
+    assert first not in kept and second not in kept and joined not in kept
+    assert "Joined lead line" in kept and SENTENCES[0] in kept
+
+
 def footer_comments_post() -> str:
     """A story whose numbered comments lie in the ``<footer>`` of its ``<article>`` (a
     WordPress theme's entry footer), no comment form (comments closed)."""
