@@ -50,6 +50,7 @@ from forumcrawl.extractors.navigation import (
     sequence_links,
 )
 from forumcrawl.extractors.topic import PageEvidence, copy_outside_layout, page_evidence
+from forumcrawl.failures import page_failed
 from forumcrawl.feeds import worker_name
 from forumcrawl.learning import SiteLearner
 from forumcrawl.local import local_request
@@ -163,6 +164,8 @@ class SiteSpider(scrapy.Spider):
         self._sample_caps: dict[str, dict[str, int]] = defaultdict(dict)
         self._evidence: dict[str, dict[str, PageEvidence]] = defaultdict(dict)
         self._settled: dict[str, dict[str, tuple[str, str, bool]]] = defaultdict(dict)
+        # Per site being sampled, the URLs that failed after their retries (see sample_failed).
+        self._sample_failed: dict[str, list[str]] = defaultdict(list)
         # Per site being sampled, the pages queued for the sample, each as its plain URL (see
         # follow_links).
         self._sample_plain: dict[str, set[str]] = defaultdict(set)
@@ -196,6 +199,7 @@ class SiteSpider(scrapy.Spider):
             )
             crawler.signals.connect(spider.learn_pending_sites, signal=signals.spider_idle)
             crawler.signals.connect(spider.open_rule_store, signal=signals.spider_opened)
+            crawler.signals.connect(spider.sample_failed, signal=page_failed)
         return spider
 
     def open_rule_store(self) -> None:
@@ -529,6 +533,16 @@ class SiteSpider(scrapy.Spider):
         assert self.learner is not None
         self.learner.observe(doc, links, fetched)
 
+    def sample_failed(self, url: str, reason: str) -> None:
+        """A page failed after its retries (signal ``page_failed``): one sampled while its site
+        had no rules is fetched once more if the rules take it for a thread page (see
+        :meth:`learn_and_release`). A sample taking one page of a kind at a time has few
+        downloads under way, and a burst of 5xx answers can outlast one page's retries; fetched
+        again later, its URL goes off the crawl's list of failed pages if it succeeds."""
+        site = site_of(url)
+        if self.learner is not None and self.sample_first < self.sample_per_pattern and self.learner.model(site) is None:
+            self._sample_failed[site].append(url)
+
     def judge_sample(self, doc: Document, asked: str) -> list[scrapy.Request]:
         """The first sampled page of its URL pattern (the pattern of ``asked``, the URL first
         requested) decides how many of the pattern's links the sample takes (see SAMPLE_FIRST):
@@ -722,6 +736,11 @@ class SiteSpider(scrapy.Spider):
             self.navigation_ready(site, navigator)
         for request in self.regained(site):
             yield request
+        for url in dict.fromkeys(self._sample_failed.pop(site, [])):
+            if navigator is not None and navigator.is_thread_page(url) and navigator.release(url).follow:
+                self._inc("learn/sample_fetched_again")
+                yield scrapy.Request(url, callback=self.parse, priority=TOPIC_PRIORITY, dont_filter=True,
+                                     meta={"forumcrawl_nav": "thread"})
         for request in self._deferred.pop(site, []):
             released = request if navigator is None else self.release_link(navigator, request)
             if released is not None:
