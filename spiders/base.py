@@ -96,6 +96,13 @@ SAMPLE_PER_PATTERN = PROBE
 #: copies cost three fetches each on every forum of the universe when every pattern was
 #: sampled so.
 SAMPLE_FIRST = 1
+#: Links no earlier page of the sample showed, from which a page with no post-like block is taken
+#: for a listing (a board): sampled to SAMPLE_PER_PATTERN all the same, as its pages are
+#: fetched anyway, and the topic rule is learned from the thread URLs the listings show. With
+#: one board in the sample, held-apart forum 178's thread URLs showed slugs of one character
+#: class only, and the rule left out the threads whose slug was of the other (topic F 0.90). A
+#: profile, a form or a pop-up shows at most a link or two of its own.
+LISTING_LINKS = 5
 #: Pages on which the stray page-flip links of one URL pattern are tried for widening the rules
 #: (see :meth:`SiteSpider.add_pages`): links the rules rightly leave out are not tried on every
 #: page, and one page whose links do not tell does not decide for the pattern.
@@ -166,6 +173,8 @@ class SiteSpider(scrapy.Spider):
         self._settled: dict[str, dict[str, tuple[str, str, bool]]] = defaultdict(dict)
         # Per site being sampled, the URLs that failed after their retries (see sample_failed).
         self._sample_failed: dict[str, list[str]] = defaultdict(list)
+        # Per site being sampled, the links its sampled pages showed (see judge_sample).
+        self._sample_seen: dict[str, set[str]] = defaultdict(set)
         # Per site being sampled, the pages queued for the sample, each as its plain URL (see
         # follow_links).
         self._sample_plain: dict[str, set[str]] = defaultdict(set)
@@ -543,12 +552,13 @@ class SiteSpider(scrapy.Spider):
         if self.learner is not None and self.sample_first < self.sample_per_pattern and self.learner.model(site) is None:
             self._sample_failed[site].append(url)
 
-    def judge_sample(self, doc: Document, asked: str) -> list[scrapy.Request]:
+    def judge_sample(self, doc: Document, asked: str, links: list[str]) -> list[scrapy.Request]:
         """The first sampled page of its URL pattern (the pattern of ``asked``, the URL first
         requested) decides how many of the pattern's links the sample takes (see SAMPLE_FIRST):
-        none more when the page rules thread pages out or is a thread's copy printed outside
-        the site's layout, else up to ``sample_per_pattern``; returns the requests for the
-        links held back meanwhile that the sample takes now.
+        none more when the page rules thread pages out (and ``links``, the page's, hold fewer
+        than LISTING_LINKS that the sample had not seen: no listing) or is a thread's copy
+        printed outside the site's layout, else up to ``sample_per_pattern``; returns the
+        requests for the links held back meanwhile that the sample takes now.
 
         The topic rule is learned from the thread-looking and the undecided pages (a member's
         post list looks like a thread), which keep their full sample; a page with no post-like
@@ -559,11 +569,14 @@ class SiteSpider(scrapy.Spider):
             return []
         evidence = self._evidence[doc.site]
         evidence[doc.url] = page_evidence(doc)
+        seen = self._sample_seen[doc.site]
+        new = len(set(links) - seen)
+        seen.update(links)
         key = pattern_key(asked)
         caps, settled = self._sample_caps[doc.site], self._settled[doc.site]
         if key in settled or caps.get(key) == self.sample_per_pattern:
             return []
-        if evidence[doc.url].rules_out:
+        if evidence[doc.url].rules_out and new < LISTING_LINKS:
             settled[key] = (asked, doc.url, False)
             return []
         pages = {**self.learner.sample_documents(doc.site), doc.url: doc}
@@ -687,6 +700,7 @@ class SiteSpider(scrapy.Spider):
         dry = self._sampled_dry.pop(site, [])
         self._sample_caps.pop(site, None)
         self._evidence.pop(site, None)
+        self._sample_seen.pop(site, None)
         settled = self._settled.pop(site, {})
         self._sample_plain.pop(site, None)
         navigator = self.navigator(model)
@@ -870,7 +884,7 @@ class SiteSpider(scrapy.Spider):
             navigator.adopt(doc.url, doc.tree)
         requests = [*restarted, *self.regained(doc.site), *self.follow_links(doc, links, model, requested)]
         if self.learner is not None and model is None:
-            requests += self.judge_sample(doc, requested)
+            requests += self.judge_sample(doc, requested, links)
             # Hold the page before yielding: the site's held pages may be released at any await.
             self.observe(doc, links, fetched)
             for request in requests:
