@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
@@ -51,6 +51,7 @@ __all__ = [
     "RuleCheck",
     "check_rule",
     "cluster_pattern",
+    "copy_outside_layout",
     "learn_topic_rule",
     "page_evidence",
 ]
@@ -123,6 +124,13 @@ class PageEvidence:
     #: Share of the posts that link the page most of them link (another page of the site): 1.0
     #: when every post links one member's profile, as a member's post list does.
     voice_fraction: float = 0.0
+
+    @property
+    def rules_out(self) -> bool:
+        """Whether the page is no thread page whatever the site's best pages score: it has no
+        post-like block at all (a profile, a form, a list of links), so its score is 0 and
+        :func:`_verdict` judges it "clearly not" against any site."""
+        return self.n_posts == 0
 
     def describe(self) -> str:
         """One line for logs."""
@@ -384,7 +392,7 @@ def _verdict(evidence: PageEvidence, ref: float) -> int:
     if evidence.score >= TOPIC_SHARE * ref:
         return 1
     if evidence.score <= NOT_TOPIC_SHARE * ref and (
-        evidence.n_posts == 0 or (evidence.n_posts >= 2 and evidence.listing_fraction >= 0.5)
+        evidence.rules_out or (evidence.n_posts >= 2 and evidence.listing_fraction >= 0.5)
     ):
         return 0
     return -1
@@ -419,13 +427,34 @@ def _off_layout(pages: Mapping[str, Document], verdict: dict[str, int]) -> dict[
     archive or a mobile copy shows a thread's posts without the menus and crumbs that the
     site's thread, board and profile pages share. Whether such copies were sampled must not
     decide the topic rule, and a copy is not the thread page."""
-    layout, shown = _layout_links(pages)
-    if not layout:
-        return verdict
-    inside = {u: shown.get(u, 0) >= LAYOUT_SHARE * len(layout) for u in verdict}
-    if not any(inside[u] for u, judged in verdict.items() if judged == 1):
+    inside = _inside_layout(pages, verdict)
+    if inside is None or not any(inside[u] for u, judged in verdict.items() if judged == 1):
         return verdict
     return {u: 0 if judged == 1 and not inside[u] else judged for u, judged in verdict.items()}
+
+
+def _inside_layout(pages: Mapping[str, Document], urls: Iterable[str]) -> dict[str, bool] | None:
+    """Whether each of ``urls`` is printed within the site's layout (shows at least
+    :data:`LAYOUT_SHARE` of its links, see :func:`_layout_links`); None without a layout."""
+    layout, shown = _layout_links(pages)
+    if not layout:
+        return None
+    return {u: shown.get(u, 0) >= LAYOUT_SHARE * len(layout) for u in urls}
+
+
+def copy_outside_layout(pages: Mapping[str, Document], evidence: Mapping[str, PageEvidence], url: str) -> bool:
+    """Whether the page at ``url`` (one of ``pages``, each scored in ``evidence``) is a copy of
+    a thread page printed outside the site's layout, as the topic rule reads it (see
+    :func:`_off_layout`): it looks like a thread page, shows few of the layout's links, and
+    another page that looks like one is printed within the layout. Such a page is judged no
+    thread page however many of its kind a sample holds."""
+    best = max((e.score for e in evidence.values()), default=0.0)
+    if best < MIN_TOPIC_SCORE or evidence[url].score < TOPIC_SHARE * best:
+        return False
+    inside = _inside_layout(pages, evidence)
+    if inside is None or inside[url]:
+        return False
+    return any(inside[u] and e.score >= TOPIC_SHARE * best for u, e in evidence.items() if u != url)
 
 
 def _same_thread_form(url: str, other: str) -> bool:

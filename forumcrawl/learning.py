@@ -399,6 +399,11 @@ class SiteLearner:
         """Sites holding pages without a model (to learn when the crawl runs out of pages)."""
         return [site for site, s in self._samples.items() if s.held and s.model is None]
 
+    def sample_documents(self, site: str) -> dict[str, Document]:
+        """The pages of ``site``'s sample so far, by URL: held here and borrowed."""
+        sample = self._sample(site)
+        return {doc.url: doc for doc in [*sample.borrowed, *(held.document for held in sample.held)]}
+
     def take_held(self, site: str) -> list[HeldPage]:
         """Hand over the held pages of ``site`` (once its model exists) and forget them."""
         sample = self._sample(site)

@@ -731,8 +731,10 @@ class SiteNavigator:
             return [name for name, budget in self.patterns.items() if budget.closed]
 
     def close(self, names: list[str]) -> None:
-        """Close patterns another worker of a cluster closed: each worker probing a dead pattern
-        on its own would spend the probe once per worker."""
+        """Close patterns another worker of a cluster closed (each worker probing a dead pattern
+        on its own would spend the probe once per worker), or whose one sampled page said
+        enough of them (see :meth:`SiteSpider.close_settled
+        <forumcrawl.spiders.base.SiteSpider.close_settled>`)."""
         with self._lock:
             for name in names:
                 self.patterns.setdefault(name, PatternBudget()).closed = True

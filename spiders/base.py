@@ -49,6 +49,8 @@ from forumcrawl.extractors.navigation import (
     pattern_key,
     sequence_links,
 )
+from forumcrawl.extractors.topic import PageEvidence, copy_outside_layout, page_evidence
+from forumcrawl.failures import page_failed
 from forumcrawl.feeds import worker_name
 from forumcrawl.learning import SiteLearner
 from forumcrawl.local import local_request
@@ -84,6 +86,23 @@ INDEX_PRIORITY = 5
 #: the rules. The sample then spans the site's page kinds instead of one thread's permalinks,
 #: and fetches no more pages of a kind than the rules probe an untried pattern with (PROBE).
 SAMPLE_PER_PATTERN = PROBE
+#: Links of a URL pattern sampled until its first page is in: a page with no post-like block
+#: at all is no thread page on any site (:attr:`~forumcrawl.extractors.topic.PageEvidence.
+#: rules_out`), nor is a thread's copy printed outside the site's layout (print, archive and
+#: mobile views, :func:`~forumcrawl.extractors.topic.copy_outside_layout`); such a page says
+#: enough about its pattern, which keeps this one page and closes when it leads nowhere new. A
+#: pattern whose first page looks like a thread page, or cannot tell, is sampled to
+#: SAMPLE_PER_PATTERN (see :meth:`SiteSpider.judge_sample`). Profiles, forms, pop-ups and
+#: copies cost three fetches each on every forum of the universe when every pattern was
+#: sampled so.
+SAMPLE_FIRST = 1
+#: Links no earlier page of the sample showed, from which a page with no post-like block is taken
+#: for a listing (a board): sampled to SAMPLE_PER_PATTERN all the same, as its pages are
+#: fetched anyway, and the topic rule is learned from the thread URLs the listings show. With
+#: one board in the sample, held-apart forum 178's thread URLs showed slugs of one character
+#: class only, and the rule left out the threads whose slug was of the other (topic F 0.90). A
+#: profile, a form or a pop-up shows at most a link or two of its own.
+LISTING_LINKS = 5
 #: Pages on which the stray page-flip links of one URL pattern are tried for widening the rules
 #: (see :meth:`SiteSpider.add_pages`): links the rules rightly leave out are not tried on every
 #: page, and one page whose links do not tell does not decide for the pattern.
@@ -112,6 +131,9 @@ class SiteSpider(scrapy.Spider):
     stats_prefix = "forumcrawl"
     #: Whether the spider learns site rules (FORUMCRAWL_LEARN_ENABLED): the news spider does not.
     learns = True
+    #: Links of a URL pattern sampled until its first page tells whether to sample more (see
+    #: SAMPLE_FIRST); as many as ``sample_per_pattern``: every pattern sampled alike.
+    sample_first = SAMPLE_FIRST
 
     @property
     def worker(self) -> str:
@@ -142,6 +164,17 @@ class SiteSpider(scrapy.Spider):
         #: Links per pattern fetched before the rules exist (0: no limit; see SAMPLE_PER_PATTERN).
         self.sample_per_pattern = SAMPLE_PER_PATTERN
         self._sampled: dict[str, Counter[str]] = defaultdict(Counter)
+        # Per site being sampled, each URL pattern's cap once raised above sample_first (see
+        # judge_sample), the thread evidence of each sampled page, and the patterns whose first
+        # page ruled thread pages out, each with the URL asked, the page's own and whether it
+        # was a copy (see close_settled).
+        self._sample_caps: dict[str, dict[str, int]] = defaultdict(dict)
+        self._evidence: dict[str, dict[str, PageEvidence]] = defaultdict(dict)
+        self._settled: dict[str, dict[str, tuple[str, str, bool]]] = defaultdict(dict)
+        # Per site being sampled, the URLs that failed after their retries (see sample_failed).
+        self._sample_failed: dict[str, list[str]] = defaultdict(list)
+        # Per site being sampled, the links its sampled pages showed (see judge_sample).
+        self._sample_seen: dict[str, set[str]] = defaultdict(set)
         # Per site being sampled, the pages queued for the sample, each as its plain URL (see
         # follow_links).
         self._sample_plain: dict[str, set[str]] = defaultdict(set)
@@ -175,6 +208,7 @@ class SiteSpider(scrapy.Spider):
             )
             crawler.signals.connect(spider.learn_pending_sites, signal=signals.spider_idle)
             crawler.signals.connect(spider.open_rule_store, signal=signals.spider_opened)
+            crawler.signals.connect(spider.sample_failed, signal=page_failed)
         return spider
 
     def open_rule_store(self) -> None:
@@ -363,7 +397,7 @@ class SiteSpider(scrapy.Spider):
                 plain.add(first_page_alias(doc.url) or doc.url)
                 key = pattern_key(url)
                 again = (first_page_alias(url) or url) in plain
-                if sampled[key] >= self.sample_per_pattern or again:
+                if sampled[key] >= self._sample_caps[doc.site].get(key, self.sample_first) or again:
                     self._inc("nav/deferred")
                     held = self.hold_back(
                         doc.site, scrapy.Request(url, callback=self.parse, meta={**meta, "forumcrawl_deferred": True})
@@ -483,7 +517,17 @@ class SiteSpider(scrapy.Spider):
             self.pattern_outcome(navigator, site_of(asked), asked, [])
             navigator.fetched(asked, 0)
         elif self.learner is not None and model is None:
-            self._sampled_dry[site_of(asked)].append(asked)
+            site = site_of(asked)
+            self._sampled_dry[site].append(asked)
+            key = pattern_key(asked)
+            caps = self._sample_caps[site]
+            if self.sample_first < self.sample_per_pattern and key not in self._settled[site]:
+                # No page, so no word on the pattern: another of its links is sampled instead.
+                cap = caps.get(key, self.sample_first)
+                if cap < self.sample_per_pattern:
+                    caps[key] = cap + 1
+                    for request in self.sample_more(site, key, 1):
+                        self.crawler.engine.crawl(request)
 
     def pattern_outcome(
         self, navigator: SiteNavigator, site: str, url: str, leads: list[str], *, listed: bool = True
@@ -497,6 +541,68 @@ class SiteSpider(scrapy.Spider):
         """Hold a page of a site being sampled (see :meth:`SiteLearner.observe`)."""
         assert self.learner is not None
         self.learner.observe(doc, links, fetched)
+
+    def sample_failed(self, url: str, reason: str) -> None:
+        """A page failed after its retries (signal ``page_failed``): one sampled while its site
+        had no rules is fetched once more if the rules take it for a thread page (see
+        :meth:`learn_and_release`). A sample taking one page of a kind at a time has few
+        downloads under way, and a burst of 5xx answers can outlast one page's retries; fetched
+        again later, its URL goes off the crawl's list of failed pages if it succeeds."""
+        site = site_of(url)
+        if self.learner is not None and self.sample_first < self.sample_per_pattern and self.learner.model(site) is None:
+            self._sample_failed[site].append(url)
+
+    def judge_sample(self, doc: Document, asked: str, links: list[str]) -> list[scrapy.Request]:
+        """The first sampled page of its URL pattern (the pattern of ``asked``, the URL first
+        requested) decides how many of the pattern's links the sample takes (see SAMPLE_FIRST):
+        none more when the page rules thread pages out (and ``links``, the page's, hold fewer
+        than LISTING_LINKS that the sample had not seen: no listing) or is a thread's copy
+        printed outside the site's layout, else up to ``sample_per_pattern``; returns the
+        requests for the links held back meanwhile that the sample takes now.
+
+        The topic rule is learned from the thread-looking and the undecided pages (a member's
+        post list looks like a thread), which keep their full sample; a page with no post-like
+        block, or a copy, is judged no thread page however many of its kind the sample holds,
+        so one such page of a pattern is as good as three.
+        """
+        if not self.navigation or self.sample_first >= self.sample_per_pattern or self.learner is None:
+            return []
+        evidence = self._evidence[doc.site]
+        evidence[doc.url] = page_evidence(doc)
+        seen = self._sample_seen[doc.site]
+        new = len(set(links) - seen)
+        seen.update(links)
+        key = pattern_key(asked)
+        caps, settled = self._sample_caps[doc.site], self._settled[doc.site]
+        if key in settled or caps.get(key) == self.sample_per_pattern:
+            return []
+        if evidence[doc.url].rules_out and new < LISTING_LINKS:
+            settled[key] = (asked, doc.url, False)
+            return []
+        pages = {**self.learner.sample_documents(doc.site), doc.url: doc}
+        if copy_outside_layout(pages, {u: e for u, e in evidence.items() if u in pages}, doc.url):
+            settled[key] = (asked, doc.url, True)
+            return []
+        caps[key] = self.sample_per_pattern
+        return self.sample_more(doc.site, key, self.sample_per_pattern - self._sampled[doc.site][key])
+
+    def sample_more(self, site: str, key: str, count: int) -> list[scrapy.Request]:
+        """Requests for up to ``count`` links of the URL pattern ``key`` held back while
+        ``site`` is sampled (in the order they were seen), now taken into the sample."""
+        plain, held = self._sample_plain[site], self._deferred[site]
+        taken: list[scrapy.Request] = []
+        for request in list(held):
+            if len(taken) >= count:
+                break
+            alias = first_page_alias(request.url) or request.url
+            if pattern_key(request.url) != key or alias in plain:
+                continue
+            held.remove(request)
+            plain.add(alias)
+            self._sampled[site][key] += 1
+            meta = {k: v for k, v in request.meta.items() if k != "forumcrawl_deferred"}
+            taken.append(self.sample_link(site, request.replace(meta={**meta, "forumcrawl_nav": "sample"})))
+        return taken
 
     def sample_link(self, site: str, request: scrapy.Request) -> scrapy.Request:
         """A link fetched to sample ``site``, within its pattern's cap (here, this crawl's)."""
@@ -592,6 +698,10 @@ class SiteSpider(scrapy.Spider):
             self._inc(f"learn/rule/{method}")
         held_pages = self.learner.take_held(site)
         dry = self._sampled_dry.pop(site, [])
+        self._sample_caps.pop(site, None)
+        self._evidence.pop(site, None)
+        self._sample_seen.pop(site, None)
+        settled = self._settled.pop(site, {})
         self._sample_plain.pop(site, None)
         navigator = self.navigator(model)
         if navigator is not None:
@@ -636,9 +746,15 @@ class SiteSpider(scrapy.Spider):
                         navigator.chain(ahead)
             for url in dry:
                 navigator.fetched(url, 0)
+            self.close_settled(navigator, settled, {doc.url: links for doc, links in zip(docs, replayed)})
             self.navigation_ready(site, navigator)
         for request in self.regained(site):
             yield request
+        for url in dict.fromkeys(self._sample_failed.pop(site, [])):
+            if navigator is not None and navigator.is_thread_page(url) and navigator.release(url).follow:
+                self._inc("learn/sample_fetched_again")
+                yield scrapy.Request(url, callback=self.parse, priority=TOPIC_PRIORITY, dont_filter=True,
+                                     meta={"forumcrawl_nav": "thread"})
         for request in self._deferred.pop(site, []):
             released = request if navigator is None else self.release_link(navigator, request)
             if released is not None:
@@ -646,6 +762,38 @@ class SiteSpider(scrapy.Spider):
         for held in held_pages:
             for item in self.items_for(held.document, model, held.fetched):
                 yield item
+
+    def close_settled(
+        self, navigator: SiteNavigator, settled: dict[str, tuple[str, str, bool]], links: dict[str, list[str]]
+    ) -> None:
+        """Close the URL patterns ``settled`` by their one sampled page (see
+        :meth:`judge_sample`; pattern -> URL asked, the page's URL, whose ``links`` the sample
+        replayed, and whether it was a thread's copy) when that page led to no new thread page
+        and, unless a copy (whose links are its thread's), lists neither a thread page nor
+        another page of its pattern: a profile, a form, a pop-up, a print view says enough of
+        its pattern, and probing it with more of its links would spend the fetches the sample
+        saved. A listing is left to its budget: a board whose threads another list covered, a
+        category page linking boards of its own URL shape."""
+        budgets = navigator.budgets()
+        names = []
+        for key, (asked, url, copy) in settled.items():
+            name = navigator.pattern_of(asked)
+            budget = budgets.get(name)
+            found = [] if copy else links.get(url, [])
+            if (
+                navigator.is_topic(asked)
+                or (budget is not None and (budget.hits or budget.closed))
+                or any(navigator.is_thread_page(u) for u in found)
+                or any(pattern_key(u) == key for u in found if u not in (asked, url))
+            ):
+                continue
+            names.append(name)
+        if names:
+            navigator.close(names)
+            self._inc("nav/closed_patterns", len(names))
+            self.logger.info("not following %s pages of the patterns %s: the one sampled page of each "
+                             "is no thread page and led to none", site_of(next(iter(settled.values()))[0]),
+                             ", ".join(names))
 
     @staticmethod
     def links_of(doc: Document) -> list[str]:
@@ -736,6 +884,7 @@ class SiteSpider(scrapy.Spider):
             navigator.adopt(doc.url, doc.tree)
         requests = [*restarted, *self.regained(doc.site), *self.follow_links(doc, links, model, requested)]
         if self.learner is not None and model is None:
+            requests += self.judge_sample(doc, requested, links)
             # Hold the page before yielding: the site's held pages may be released at any await.
             self.observe(doc, links, fetched)
             for request in requests:

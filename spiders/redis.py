@@ -53,7 +53,7 @@ from forumcrawl.redis.pages import SHARE_SECONDS, Notes, Sampled, WorkerNotes, r
 from forumcrawl.redis.queue import Exchange, LeasedQueue, Push
 from forumcrawl.redis.scheduler import SAMPLE_META, WAIT_META, wake_engine
 from forumcrawl.navigation import PatternBudget, SiteNavigator
-from forumcrawl.spiders.base import Flips, SiteSpider, parse_start_urls
+from forumcrawl.spiders.base import SAMPLE_PER_PATTERN, Flips, SiteSpider, parse_start_urls
 from forumcrawl.spiders.forum import ForumSpider
 from forumcrawl.spiders.news import NewsSpider
 
@@ -80,6 +80,9 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
     notes: WorkerNotes
     #: The cluster's URL pattern budgets (also read by the NavigationMiddleware).
     budgets: ClusterBudgets
+    #: Every pattern sampled alike (see SAMPLE_FIRST): the links a pattern's first page would
+    #: let into the sample wait in Redis, and that page may be another worker's.
+    sample_first = SAMPLE_PER_PATTERN
 
     def __init__(self, start: str | None = None, topic_example: str | None = None, **kwargs: Any) -> None:
         # SiteSpider.__init__ insists on -a start; here seeds may all come from Redis.

@@ -18,7 +18,7 @@ from forumcrawl.document import Document
 from forumcrawl.evaluation import match_posts
 from forumcrawl.extractors.fields import page_links
 from forumcrawl.extractors.navigation import canonical_url
-from forumcrawl.extractors.topic import learn_topic_rule
+from forumcrawl.extractors.topic import copy_outside_layout, learn_topic_rule, page_evidence
 from forumcrawl.mockforum.site import Response
 from forumcrawl.mockforum.truth import SiteTruth
 from forumcrawl.mockforum.universe import (
@@ -259,6 +259,55 @@ def test_a_members_post_list_is_walked_only_while_its_pages_lead_to_new_threads(
     crawled = crawl_seed(tmp_path, 36)
     assert crawled.topic_scores() == (1.0, 1.0)
     assert crawled.fetches_per_thread_page() <= 1.65, crawled.fetches_per_thread_page()
+
+
+def test_a_pattern_whose_one_sampled_page_says_enough_is_fetched_once(tmp_path: Path) -> None:
+    """Seed 1's member profiles (``/members/<name>.<id>/``) show no post-like block and link no
+    thread page, and its mobile copies (``/m/thread/<id>``, ``?page=N``) are threads printed
+    outside the site's layout: the sample takes one page of each such pattern, and the
+    navigation does not probe them after the rules (three of each were fetched when every
+    pattern was sampled alike: 1.91 requests per thread page). Its thread pages, and member
+    post lists that look like threads, are sampled as before; nothing is lost."""
+    dims = draw(1)
+    assert dims.member_url == "slug_dot_id" and dims.lite_copy == "mobile"
+    now = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
+    with serve_seed(1, now=now) as server:
+        result = run_crawl(tmp_path, [server.url])
+        truth = server.truth
+        requested = server.requested_urls()
+    exported = {truth.canonical(item["url"]) for item in result.items}
+    assert exported == set(truth.topic_urls)
+    profiles = [u for u in requested if "/members/" in u]
+    mobile = [u for u in requested if "/m/thread/" in u]
+    assert len(set(profiles)) == 1 and len(set(mobile)) == 2, (profiles, mobile)
+    assert result.stats.get("forumcrawl/nav/closed_patterns", 0) >= 3
+
+
+def test_a_thread_copy_is_told_by_the_layout_it_is_printed_without() -> None:
+    """A mobile copy shows a thread page's posts without the menus and crumbs that the forum's
+    thread, board and profile pages share: a copy; the thread page itself is not one, nor is
+    the copy when no page printed within the layout looks like a thread."""
+    site = UniverseSite(1, faults=False)
+
+    def fetch(path: str) -> Document:
+        response = site.render(path)
+        return Document.from_bytes(response.body, BASE + path[1:], response.headers.get("Content-Type"))
+
+    def first_link(doc: Document, needle: str) -> str:
+        return next(u for u in page_links(doc.tree, doc.url) if needle in u)[len(BASE) - 1:]
+
+    index = fetch("/")
+    board = fetch(first_link(index, "/forums/"))
+    thread = fetch(first_link(board, "viewtopic.php?t="))
+    pages = {doc.url: doc for doc in (index, board, thread, fetch("/login"), fetch("/faq"),
+                                      fetch(first_link(thread, "/members/")),
+                                      fetch(first_link(thread, "/m/thread/")))}
+    copy = next(url for url in pages if "/m/thread/" in url)
+    evidence = {url: page_evidence(doc) for url, doc in pages.items()}
+    assert copy_outside_layout(pages, evidence, copy)
+    assert not copy_outside_layout(pages, evidence, thread.url)
+    alone = {url: doc for url, doc in pages.items() if url != thread.url}
+    assert not copy_outside_layout(alone, {url: evidence[url] for url in alone}, copy)
 
 
 #: What embedded crawls had fetched when they learned the topic rule, per seed: the front page,
