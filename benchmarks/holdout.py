@@ -532,7 +532,7 @@ def _taken_f1(models: Models, page: Page, stage: str | None) -> float:
     page = as_read(models, page)
     if stage in page.uncommented:
         proba = kind_proba(models.kinds, page)
-        if proba.get("article", 0.0) > proba.get("forum", 0.0):
+        if page.og_article or proba.get("article", 0.0) > proba.get("forum", 0.0):
             return page.uncommented[stage]
     return page.completed.get(stage, page.f1[stage])
 

@@ -32,7 +32,7 @@ from forumcrawl.document import Document
 from forumcrawl.extractors.compiled import compiled_module
 from forumcrawl.extractors.cx import CXResult, PageLines, document_lines
 from forumcrawl.extractors.dates import is_date_line
-from forumcrawl.extractors.dom_density import AUX_MAX_SHARE, aux_name
+from forumcrawl.extractors.dom_density import AUX_MAX_SHARE, aux_name, related_heading
 from forumcrawl.extractors.metadata import json_ld_data
 
 __all__ = [
@@ -500,6 +500,10 @@ _OVERLAY_NAME = re.compile(
 )
 #: Roles of a modal dialog (report, share, log-in), an overlay too.
 _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+#: An ``aria-label`` that names a media player: its controls, caption menus and error screens
+#: lie over the video, never in the text (a player's font menu kept as list items cost a
+#: readability-pages page 0.52 F1).
+_PLAYER_LABEL = re.compile(r"\b(?:video|audio|media) player\b", re.IGNORECASE)
 _HOLDS_MAIN = lxml.etree.XPath("boolean(descendant-or-self::*[self::h1 or self::article or self::main])")
 _PAGE_TAGS = frozenset({"html", "body"})
 
@@ -508,6 +512,9 @@ def _is_overlay(element: lxml.etree._Element) -> bool:
     if element.tag in _PAGE_TAGS:
         return False
     if element.get("role") in _DIALOG_ROLES or element.get("aria-modal") == "true":
+        return True
+    label = element.get("aria-label")
+    if label and _PLAYER_LABEL.search(label):
         return True
     return bool(_OVERLAY_NAME.search(f"{element.get('id') or ''} {element.get('class') or ''}"))
 
@@ -662,8 +669,12 @@ def without_parts(
     :func:`~forumcrawl.extractors.ksf_apply.comment_section`); a line the page does not have
     stays. ``opening=False``: a part that holds the text's first line stays whole (the text
     opens in it: it holds the article, or is the thread). ``closing``: only when the parts
-    close the text (no line of it after the first one in them lies outside them: comments
-    below an article, not those under each answer of a Q&A page); else ``text`` as it is."""
+    close the text (no line of it between the first and the last one in them lies outside
+    them: comments below an article, not those under each answer of a Q&A page; a log-in
+    prompt after the comments may follow: dragnet +0.0009, one page's comments cut, the other
+    folders unchanged); else ``text`` as it is. A line the page does not have between them (a
+    comment's footer lines a stage joined) goes with them (dragnet even ids +0.0031, odd
+    unchanged, the other folders unchanged)."""
     if not parts:
         return text
     numbers = _line_numbers(text, lines)
@@ -681,9 +692,13 @@ def without_parts(
         for number in numbers
     ]
     if closing and True in dropped:
-        first = dropped.index(True)
-        if not all(drop or not line.strip() for drop, line in zip(dropped[first:], text_lines[first:])):
+        first, last = dropped.index(True), len(dropped) - dropped[::-1].index(True)
+        if not all(
+            drop or number is None or not line.strip()
+            for drop, number, line in zip(dropped[first:last], numbers[first:last], text_lines[first:last])
+        ):
             return text
+        dropped[first:last] = [True] * (last - first)
     return "\n".join(line for line, drop in zip(text_lines, dropped) if not drop)
 
 
@@ -704,7 +719,9 @@ def without_aux(text: str, lines: PageLines) -> str | None:
     CX reads lines, not names: an article's container that holds the author's box or a
     newsletter call after the story gives CX one region of both. ``dom`` drops such blocks by
     the same names; this reads them for CX's text, once the arbiter has taken it. The nearest
-    named block decides, so a caption inside an author's box is the box's."""
+    named block decides, so a caption inside an author's box is the box's. A related heading
+    (:func:`~forumcrawl.extractors.dom_density.related_heading`) and the block after it go
+    whatever their share, as ``dom`` drops them: the heading says what they are."""
     numbers = _line_numbers(text, lines)
     held = [lines.containers.get(n) if n is not None else None for n in numbers]
     known = [element for element in held if element is not None]
@@ -714,19 +731,57 @@ def without_aux(text: str, lines: PageLines) -> str | None:
     names: dict[lxml.etree._Element, str] = {top: ""}  # the text's own container names nothing
     kinds = ["" if element is None else _box_name(element, names) for element in held]
     kinds = ["" if kind in _CX_KEEPS else kind for kind in kinds]
+    text_lines = text.split("\n")
+    _mark_related(text_lines, held, top, kinds)
     if not any(kinds):
         return None
-    text_lines = text.split("\n")
     chars = [visible_chars(line) for line in text_lines]
     named: dict[str, int] = {}
     for kind, count in zip(kinds, chars):
         if kind:
             named[kind] = named.get(kind, 0) + count
     limit = AUX_MAX_SHARE * sum(chars)
-    dropped = {kind for kind, count in named.items() if count < limit}
+    dropped = {kind for kind, count in named.items() if count < limit or kind == _RELATED}
     if not dropped:
         return None
     return "\n".join(line for line, kind in zip(text_lines, kinds) if kind not in dropped)
+
+
+#: The kind :func:`without_aux` gives a related heading's lines and those of the block it announces.
+_RELATED = "related heading"
+_LISTS = frozenset({"ul", "ol", "dl"})
+
+
+def _mark_related(
+    text_lines: Sequence[str],
+    held: Sequence[lxml.etree._Element | None],
+    top: lxml.etree._Element,
+    kinds: list[str],
+) -> None:
+    """Give :data:`_RELATED` in ``kinds`` to each line of ``text_lines`` that is a related
+    heading followed by the list it announces, and to the later lines inside that list: the
+    block after the heading (its element's next sibling, that of the wrappers that hold the
+    heading alone) when it is a list or has an auxiliary name (``promo``, ``related``: see
+    :func:`~forumcrawl.extractors.dom_density.aux_name`). A heading followed by plain prose
+    ("See also" over a paragraph, a "Read more" button inside a story) announces nothing the
+    line can tell apart (held apart: one aeb-articles-en and one wcxb-dev page lost their
+    last paragraphs to it). ``held``: each line's element (see
+    :class:`~forumcrawl.extractors.cx.PageLines`), under ``top``."""
+    for i, line in enumerate(text_lines):
+        element = held[i]
+        if element is None or not related_heading(line):
+            continue
+        heading = " ".join(line.split())
+        while (parent := element.getparent()) is not None and parent is not top and _text(parent) == heading:
+            element = parent
+        announced = next((e for e in element.itersiblings() if isinstance(e.tag, str)), None)
+        if announced is None or (announced.tag not in _LISTS and not aux_name(announced)):
+            continue
+        kinds[i] = _RELATED
+        for j in range(i + 1, len(text_lines)):
+            inner = held[j]
+            if inner is not None and (inner is announced or announced in inner.iterancestors()):
+                kinds[j] = _RELATED
 
 
 def _box_name(element: lxml.etree._Element, names: dict[lxml.etree._Element, str]) -> str:

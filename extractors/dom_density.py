@@ -325,7 +325,8 @@ _AUX_EDGE_WORDS = re.compile(
 #: article, and an auxiliary word among its other names is the entry's metadata (TypePad's
 #: ``entry entry-author-chad_sakac``), not an author's box around it.
 _ENTRY_NAMES = frozenset({"entry"})
-# Headings that announce what follows as not the article's: related and recommended links,
+# Headings that announce what follows as not the article's: related and recommended links
+# (also those a publisher names by its own name, "Also on HuffPost", "Related on The Verge"),
 # references and external links (the whole text of a short block, lower-cased, with its
 # punctuation and a trailing "[edit]" link stripped; see the module notes).
 _RELATED_TITLES = re.compile(
@@ -333,6 +334,7 @@ _RELATED_TITLES = re.compile(
     r"|read (?:more|next|also)|also read|see also|further reading|you (?:may|might) also like"
     r"|more (?:stories|news|on this(?: story| topic)?|from [\w .'-]+)|recommended(?: for you| stories| articles)?"
     r"|trending(?: now)?|more like this|most (?:read|popular)|popular (?:stories|posts)"
+    r"|(?:also|related) on [\w .'&-]+|recent (?:comments|posts|articles|entries)"
     r"|references|external links|bibliography"
     r"|mehr zum thema|lesen sie auch|weitere artikel|das könnte sie auch interessieren|einzelnachweise|weblinks"
     r"|à lire aussi|lire aussi|sur le même sujet|leer también|noticias relacionadas|te puede interesar"
@@ -921,7 +923,7 @@ def _related_sections(tree: SimpleTree, top: int, end: int) -> set[int]:
         if (
             0 < node.chars <= _RELATED_MAX_CHARS
             and node.subtree_chars < limit
-            and _RELATED_TITLES.fullmatch(node.text.lower().strip(_TITLE_PUNCTUATION))
+            and related_title(node.text)
         ):
             found.add(i)
             after = _run_end(nodes, i)
@@ -974,6 +976,18 @@ def _drop_aux(
         if keep[i] and kind and (kind == _RELATED or named.get(kind, limit) < limit):
             keep[i] = False
             reasons[i] = "aux"
+
+
+def related_title(text: str) -> bool:
+    """Whether ``text`` is a heading of :data:`_RELATED_TITLES` as a whole (its punctuation
+    stripped, case folded): it announces that what follows is not the article's."""
+    return _RELATED_TITLES.fullmatch(text.lower().strip(_TITLE_PUNCTUATION)) is not None
+
+
+def related_heading(text: str) -> bool:
+    """Whether ``text`` is a short line (at most :data:`_RELATED_MAX_CHARS` characters besides
+    whitespace) that is a :func:`related_title`, as ``dom`` reads a region's blocks."""
+    return 0 < len("".join(text.split())) <= _RELATED_MAX_CHARS and related_title(text)
 
 
 def aux_name(element: lxml.etree._Element) -> str:

@@ -38,7 +38,7 @@ from forumcrawl.extractors.arbiter import (
     without_parts,
 )
 from forumcrawl.extractors.cx import LineBlockExtractor, document_lines, visible_text
-from forumcrawl.extractors.dom_density import DomDensityExtractor, aux_name
+from forumcrawl.extractors.dom_density import DomDensityExtractor, aux_name, related_heading
 from forumcrawl.extractors.kinds import SIGNALS, KindClassifier, load_kinds, page_signals
 from forumcrawl.extractors.ksf import apply_rule, comments_on_first, extract_single, single_posts, single_rule
 from forumcrawl.extractors.ksf_apply import comment_section
@@ -382,6 +382,43 @@ def test_comments_of_a_page_under_the_ksf_gate_go_though_it_reads_likelier_a_thr
     assert not any(text in found.text for _, text in COMMENTS)
 
 
+def test_numbered_comments_of_a_page_that_says_it_is_an_article_go_though_it_reads_likelier_a_thread():
+    """A page whose Open Graph type is ``article``, with numbered comments closing its text
+    and no comment form (a sports blog network loads its form by script after a log-in
+    prompt), is an article with its readers' comments, though its many comments make the kind
+    model find it likelier a thread; a prompt after the comments does not keep them. Without
+    the declaration the comments stay (a forum whose replies are named comments)."""
+    prompt = "<h2>Something to say? Choose one of these options to log in.</h2>"
+    numbered = _comment_list(COMMENTS, numbered=True)
+    forum_like = blog_post().replace(_comment_list(COMMENTS), numbered).replace("</div>\n<footer>", f"</div>{prompt}\n<footer>")
+    cascade = Cascade(("dom", "cx"))
+    proba = cascade.kind_proba(Document.from_text(forum_like))
+    assert proba["article"] < proba["forum"] and proba["forum"] >= cascade.forum_gate
+    found = cascade.run(Document.from_text(forum_like)).extraction
+    assert found is not None and all(text in found.text for _, text in COMMENTS)
+    declared = forum_like.replace("</title>", '</title><meta property="og:type" content="article">')
+    found = cascade.run(Document.from_text(declared)).extraction
+    assert found is not None and all(s in found.text for s in SENTENCES)
+    assert not any(text in found.text for _, text in COMMENTS)
+
+
+def test_a_line_the_page_does_not_have_between_closing_comments_goes_with_them():
+    """A stage may join a comment's footer lines ("Posted by:", the name, the time) into lines
+    the page does not have: between two of the closing comments they are the comments', and
+    do not keep them in the text. Before the comments such a line stays."""
+    page = blog_post().replace(_comment_list(COMMENTS), _comment_list(COMMENTS, numbered=True))
+    doc = Document.from_text(page)
+    lines = document_lines(doc)
+    text = visible_text(doc)
+    joined = "Posted by: Maria | March 4, 2024"
+    first, second = COMMENTS[0][1], COMMENTS[1][1]
+    text = text.replace(second, f"{joined}\n{second}").replace(SENTENCES[0], f"Joined lead line\n{SENTENCES[0]}", 1)
+    blocks = comment_blocks(text, lines, formless=True)
+    kept = without_parts(text, lines, blocks, opening=False, closing=True)
+    assert first not in kept and second not in kept and joined not in kept
+    assert "Joined lead line" in kept and SENTENCES[0] in kept
+
+
 def footer_comments_post() -> str:
     """A story whose numbered comments lie in the ``<footer>`` of its ``<article>`` (a
     WordPress theme's entry footer), no comment form (comments closed)."""
@@ -503,6 +540,21 @@ def test_consent_banners_and_dialogs_are_no_part_of_the_text():
     assert found is not None and all(s in found.text for s in SENTENCES)
     assert "Privacy Preference Center" not in found.text and "Report this article" not in found.text
     assert "We use cookies" not in found.text
+
+
+def test_a_media_players_menus_are_no_part_of_the_text():
+    """A video player the page labels as one (``aria-label``) inside the story: its caption
+    settings' font menu and its error screen leave the text; the story stays."""
+    fonts = "".join(f"<li>{name}</li>" for name in ["Georgia", "Palatino Linotype", "Times New Roman", "Arial"])
+    player = (f'<div class="vp" aria-label="Daily News Video Player"><div class="error">Video Not Available</div>'
+              f'<div class="settings"><p>Captions will look like this</p><ul>{fonts}</ul></div></div>')
+    page = article().replace("<p>By Ann", f"{player}<p>By Ann")
+    doc = Document.from_text(page)
+    dropped = overlay_lines(visible_text(doc), document_lines(doc))
+    assert {"Palatino Linotype", "Video Not Available", "Captions will look like this"} <= dropped
+    assert not any(s in line for s in SENTENCES for line in dropped)
+    labelled = Document.from_text(page.replace("Daily News Video Player", "Story tools"))
+    assert not overlay_lines(visible_text(labelled), document_lines(labelled))
 
 
 def test_a_page_with_less_text_than_the_floor_gives_all_it_has():
@@ -985,6 +1037,33 @@ def test_an_author_box_in_the_article_leaves_cx_text_by_its_name():
         .replace("</article>", "</div></article>")
     )
     assert without_aux(LineBlockExtractor().extract(posts).text, document_lines(posts)) is None
+
+
+def test_a_related_heading_and_the_list_it_announces_leave_cx_text_whatever_their_share():
+    """A publisher's "Also on <site>:" over a promotional slideshow inside the article's body
+    holds more text than the story: the heading says what follows, so the slideshow goes
+    though it is most of CX's text (``dom`` drops the same block by the same heading). Over
+    plain prose the heading announces nothing the lines can tell apart, and it stays."""
+    captions = "".join(f"<li><h4>Picture {i}</h4><p>{BIO} {BIO}</p></li>" for i in range(8))
+    promo = f'<p>Also on The Daily News:</p><div class="promo_holder"><ul>{captions}</ul></div>'
+    doc = Document.from_text(article().replace("</article>", f"{promo}</article>"))
+    text = LineBlockExtractor().extract(doc).text
+    assert BIO in text and 2 * len(BIO) * 8 > len(BODY) * 2
+    kept = without_aux(text, document_lines(doc))
+    assert kept is not None and BIO not in kept and "Also on" not in kept
+    assert all(s in kept for s in SENTENCES)
+    prose = Document.from_text(article().replace("</article>", f"<p><strong>See also</strong></p><p>{BIO}</p></article>"))
+    assert without_aux(LineBlockExtractor().extract(prose).text, document_lines(prose)) is None
+
+
+def test_related_headings_name_what_follows_as_not_the_articles():
+    """Headings of related lists a publisher names by its own name and a blog's widgets of
+    recent comments or posts announce lists that are not the article; a sentence that opens
+    with the same words is no heading."""
+    headings = ["Also on HuffPost:", "Related on The Daily News", "Recent Comments", "RECENT POSTS", "Related stories"]
+    assert all(map(related_heading, headings))
+    lines = ["Also on the river, the ferry stopped.", "Recent comments by the mayor angered residents."]
+    assert not any(map(related_heading, lines))
 
 
 def test_an_auxiliary_name_opens_or_closes_a_class_name():
