@@ -143,8 +143,22 @@ _START = (
 # What every time expression holds: a digit, or a character or word of the branches without
 # one (half an hour, Chinese numerals, "ago", "just now", today and yesterday). Text without any
 # is refused in one character scan, before the search tries its alternation (a page's short
-# plain blocks are read for datelines; most hold none).
-_MAY_HOLD_TIME = re.compile(r"[\d半一两兩二三四五六七八九十几幾今昨刚剛]|前天|ago|just now|today|yesterday", re.I)
+# plain blocks are read for datelines; most hold none). Two patterns without IGNORECASE, each
+# opening with a set of characters, so that the regex engine skips in C to where one may start:
+# the characters have no case, and the words are written in every case IGNORECASE reads them in
+# (the long s "ſ" as an "s" too; tests/test_dates.py compares them character by character). One
+# IGNORECASE alternation tried its words at every position: twice the instructions.
+_TIME_CHAR = re.compile(r"[\d半一两兩二三四五六七八九十几幾今昨刚剛]")
+_TIME_WORD = re.compile(
+    r"[前aAjJtTyY](?:(?<=前)天|(?<=[aA])[gG][oO]|(?<=[jJ])[uU][sSſ][tT] [nN][oO][wW]"
+    r"|(?<=[tT])[oO][dD][aA][yY]|(?<=[yY])[eE][sSſ][tT][eE][rR][dD][aA][yY])"
+)
+
+
+def _may_hold_time(text: str, start: int = 0) -> bool:
+    """Whether ``text`` from ``start`` holds a digit or a character or word every time
+    expression without a digit holds (see :data:`_TIME_CHAR`)."""
+    return _TIME_CHAR.search(text, start) is not None or _TIME_WORD.search(text, start) is not None
 
 _FIND_RE = re.compile(
     _START
@@ -420,7 +434,7 @@ def is_date_line(line: str) -> bool:
     >>> is_date_line("We may 5 times a day check the river level")
     False
     """
-    if not line or _MAY_HOLD_TIME.search(line) is None:
+    if not line or not _may_hold_time(line):
         return False
     found = _FIND_RE.search(line)
     while found is not None:
@@ -431,7 +445,7 @@ def is_date_line(line: str) -> bool:
 
 
 def _find(text: str, start: int = 0) -> re.Match[str] | None:
-    if not text or _MAY_HOLD_TIME.search(text, start) is None:
+    if not text or not _may_hold_time(text, start):
         return None
     m = _FIND_RE.search(text, start)
     # "May 5" without a year or a clock is too weak on its own ("may 5 people ..."): look on.

@@ -126,7 +126,21 @@ def test_a_date_line_is_mostly_a_date(line: str, expected: bool) -> None:
      "Just now", "a moment ago", "Yesterday", "today at noon"],
 )
 def test_times_without_a_digit_pass_the_pre_check(text: str) -> None:
-    assert dates._MAY_HOLD_TIME.search(text) and find_time(text) is not None
+    assert dates._may_hold_time(text) and find_time(text) is not None
+
+
+def test_time_words_read_in_every_case() -> None:
+    """``_TIME_WORD`` (written without IGNORECASE, for speed) accepts each of its words with
+    any one letter replaced exactly where the IGNORECASE alternation does: every character
+    IGNORECASE reads as an ASCII letter (the capital, the long s, the Kelvin sign) is tried."""
+    words = ["前天", "ago", "just now", "today", "yesterday"]
+    reference = re.compile("|".join(words), re.IGNORECASE)
+    letters = {chr(c) for c in range(0x110000) if re.fullmatch("[a-z]", chr(c), re.IGNORECASE)}
+    for word in words:
+        for i in range(len(word)):
+            for c in letters | set(word):
+                text = word[:i] + c + word[i + 1 :]
+                assert (dates._TIME_WORD.fullmatch(text) is None) is (reference.fullmatch(text) is None), text
 
 
 def _chars(item: tuple, constants: object) -> str:
