@@ -129,15 +129,21 @@ _DAY_OFFSETS = {"今天": 0, "今日": 0, "today": 0, "昨天": 1, "昨日": 1, 
                 "前天": 2, "大前天": 3}
 _PREFIX = r"(?:(?:发表于|發表於|发表时间|發表時間|发布于|發佈於|回复于|回覆於|(?<![a-z])(?:posted\s+on|posted|on))\s*[:：]?\s*)?"
 
-# How a time expression can start: a digit, a Chinese numeral or word, or one of the letters
-# the labels and the month, weekday, relative and day words start with, followed by one of the
-# letters (or a blank) that come second in them. Without this lookahead the search tries the
-# whole alternation at every character of a header (most of a post's time reading); with it,
-# two character-class tests skip the positions where none can start (tests/test_dates.py
-# checks the classes against the pattern).
+# How a time expression can start: a digit, a Chinese numeral or word, or the first three
+# characters of a label or of a month, weekday, relative or day word. Without this lookahead
+# the search tries the whole alternation at every character of a header (most of a post's time
+# reading). With it, two character-class tests skip most positions where none can start, and
+# the Latin pairs that pass them ("th", "me", "a ") must go on as such a word does ("thu",
+# "mar", "a d"): half the search's instructions again on running text, the lines
+# :func:`is_date_line` reads. tests/test_dates.py checks the lookahead against the pattern.
 _START = (
     r"(?=[\d半一两兩二三四五六七八九十几幾今昨前大刚剛发發回]"
-    r"|[adefghjklmnopsştwy][abcdeghikmnoprstuvwyéäğ\s])"
+    r"|(?=[adefghjklmnopsştwy][abcdeghikmnoprstuvwyéäğ\s])(?:on"
+    r"|a(?:\s[\sdfhmswy]|[bpv]r|d[.\sa]|g[otu]|h[.\sor]|m[.\sio]|n[\sdhmswy]|o[uû]|ra|s[.\se]|ug"
+    r"|w[.\sek]|y[.\ser]|ğu)"
+    r"|d(?:e[csz]|[ié]c)|e(?:ki|ne|yl)|f(?:e[bvw]|ri|év)|g(?:en|iu)|haz|j(?:an|u[ilns])|kas|lug"
+    r"|m(?:a[aegiry]|ei|o[mn]|är)|n(?:is|ov)|o(?:c[at]|[ktu]t)|pos|s(?:at|e[pt]|u[bn])"
+    r"|t(?:em|hu|od|ue)|wed|yes|şub))"
 )
 
 # What every time expression holds: a digit, or a character or word of the branches without

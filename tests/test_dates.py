@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import datetime, timedelta, timezone
 
@@ -162,16 +163,17 @@ def _chars(item: tuple, constants: object) -> str:
 
 
 def test_search_lookahead_admits_every_start() -> None:
-    """``_START`` only skips positions: every pair of characters a match can begin with must
-    pass it (a match has two characters at least)."""
+    """``_START`` only skips positions: every three characters a match can begin with must
+    pass it (every two, for a match of two characters), yet it skips the common English
+    pairs and words no time expression begins with."""
     parser = pytest.importorskip("re._parser")
     constants = pytest.importorskip("re._constants")
     pattern = dates._FIND_RE.pattern
     assert pattern.startswith(dates._START)
     parsed = parser.parse(pattern[len(dates._START):], re.IGNORECASE)
     start = re.compile(dates._START, re.IGNORECASE)
-    for first, *rest in prefixes(parsed.data, constants):
-        assert rest, "a one-character match"
-        for a in _chars(first, constants):
-            for b in _chars(rest[0], constants):
-                assert start.match(a + b), a + b
+    for begin in prefixes(parsed.data, constants, k=3):
+        assert len(begin) > 1, "a one-character match"
+        for chars in itertools.product(*(_chars(item, constants) for item in begin)):
+            assert start.match("".join(chars)), "".join(chars)
+    assert not any(start.match(word) for word in ("the", "then", "me ", "a b", "seen", "end"))
