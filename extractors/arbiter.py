@@ -190,13 +190,21 @@ def dated_list_beyond(text: str, other: str) -> bool:
     longer text for such an addition, ``dom``'s is the article, and the other way round (read
     the other way on no folder first: dragnet +0.0005, magic-forums +0.0012, fundus-articles
     +0.0002, wcxb-dev -0.00003, the others unchanged)."""
-    known = thread_lines(other)
+    # A line written alike in both is held without normalising it, and ``other``'s normalised
+    # lines are built only once a date line is found (the two candidates' shared lines are most
+    # often written alike, and most added lines are no date).
+    written = frozenset(other.split("\n"))
+    known: frozenset[str] | None = None
     dated = 0
     for raw in text.split("\n"):
-        line = " ".join(raw.split())
-        if not line or line in known:
+        if raw in written:
             continue
-        if is_date_line(line):
+        line = " ".join(raw.split())
+        if not line or not is_date_line(line):
+            continue
+        if known is None:
+            known = thread_lines(other)
+        if line not in known:
             dated += 1
             if dated == 2:
                 return True

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 from datetime import datetime, timedelta, timezone
 
@@ -161,17 +163,34 @@ def _chars(item: tuple, constants: object) -> str:
     return out
 
 
+@functools.cache
+def _case_variants(char: str) -> list[str]:
+    """The characters of the Basic Multilingual Plane that IGNORECASE reads as ``char``."""
+    pattern = re.compile(re.escape(char), re.IGNORECASE)
+    return [c for c in map(chr, range(0x10000)) if pattern.fullmatch(c)]
+
+
 def test_search_lookahead_admits_every_start() -> None:
-    """``_START`` only skips positions: every pair of characters a match can begin with must
-    pass it (a match has two characters at least)."""
+    """``_START`` only skips positions: every three characters a match can begin with must
+    pass it (every two, for a match of two characters); those it lets through only where no
+    letter comes before are the starts the pattern asks the same of (the label "on" behind
+    ``(?<![a-z])``, the relative words "a", "an", "one" behind ``\\b``). It skips the common
+    English pairs and words no time expression begins with."""
     parser = pytest.importorskip("re._parser")
     constants = pytest.importorskip("re._constants")
     pattern = dates._FIND_RE.pattern
     assert pattern.startswith(dates._START)
-    parsed = parser.parse(pattern[len(dates._START):], re.IGNORECASE)
+    rest = pattern[len(dates._START):]
+    unguarded = rest.replace("|posted|on)", "|posted)")
+    unguarded = unguarded.replace(r"(?P<e_n>\d+|an?|one|a few)", r"(?P<e_n>\d+)")
+    assert len(unguarded) == len(rest) - len("|on") - len("|an?|one|a few")
     start = re.compile(dates._START, re.IGNORECASE)
-    for first, *rest in prefixes(parsed.data, constants):
-        assert rest, "a one-character match"
-        for a in _chars(first, constants):
-            for b in _chars(rest[0], constants):
-                assert start.match(a + b), a + b
+    for text, after_letter in ((rest, False), (unguarded, True)):
+        for begin in prefixes(parser.parse(text, re.IGNORECASE).data, constants, k=3):
+            assert len(begin) > 1, "a one-character match"
+            for first, *rest in itertools.product(*(_chars(item, constants) for item in begin)):
+                for cased in _case_variants(first):  # the first letters in every case
+                    line = "x" * after_letter + cased + "".join(rest)
+                    assert start.match(line, after_letter), line
+    assert not any(start.match(word) for word in ("the", "then", "me ", "a b", "seen", "end"))
+    assert not any(start.match(word, 1) for word in ("person", "nation", "was ", "plan "))
