@@ -353,15 +353,13 @@ def count_tokens(str text):
     return found
 
 
+include "_chars.pxi"
+
+
 def visible(str text):
     """``len("".join(text.split()))``: the characters that are not whitespace, without making a
     string of each word (a page's text is thousands of them)."""
-    cdef long found = 0
-    cdef Py_UCS4 c
-    for c in text:
-        if not Py_UNICODE_ISSPACE(c):
-            found += 1
-    return found
+    return _visible(text)
 
 
 cdef enum:

@@ -343,14 +343,7 @@ cdef long _layout_bits(str names) except -1:
     return hints
 
 
-cdef long _visible(str text):
-    """``len("".join(text.split()))``: the characters of ``text`` that are not whitespace."""
-    cdef long count = 0
-    cdef Py_UCS4 c
-    for c in text:
-        if not Py_UNICODE_ISSPACE(c):
-            count += 1
-    return count
+include "_chars.pxi"
 
 
 cdef str _collapse(object parts, long* visible, bint lines=False):
