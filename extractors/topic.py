@@ -231,8 +231,14 @@ def page_evidence(document: Document) -> PageEvidence:
     The page's repeated sibling groups (children of one parent with the same tag and classes,
     digits and state classes such as ``odd``/``even`` ignored) are compared by their number of
     post-like members; the best group's members are then checked for times, links to the page
-    itself, and headings that link elsewhere. Linear in the size of the page.
+    itself, and headings that link elsewhere. Linear in the size of the page, and computed once
+    per page: the crawl's learning sample judges each page as it comes in, and the topic rule
+    is learned from the same pages.
     """
+    return document.derived("topic.evidence", lambda: _page_evidence(document))
+
+
+def _page_evidence(document: Document) -> PageEvidence:
     tree = document.tree
     if tree is None:
         return _NO_EVIDENCE
